@@ -1,0 +1,102 @@
+/**
+ * Turns a checked scenario file into a `Scenario`: schema defaults applied,
+ * tools lists as single batches, tool specs completed, modules attached.
+ */
+import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
+import type { LoadedModule } from './modules.ts'
+import type { PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
+
+type FileEntry = ScenarioFile['plugins'][number]
+type FileTool = NonNullable<FileEntry['tools']>[number]
+
+/** Where the file came from and what was imported for it. */
+export interface ScenarioSource {
+  /** The path as the user gave it. */
+  file: string
+  /** Absolute directory of the file. */
+  dir: string
+  /** The file name without its extension: the name when the file gives none. */
+  defaultName: string
+  /** Imported plugin modules by entry index. */
+  modules: ReadonlyMap<number, LoadedModule>
+}
+
+/** The parameters of a tool that declares none: an object schema without properties. */
+function emptyParameters(): Record<string, unknown> {
+  return { type: 'object', properties: {} }
+}
+
+function toolSpec(tool: FileTool): ToolSpec {
+  if (typeof tool === 'string') return { name: tool, description: `${tool} tool`, parameters: emptyParameters() }
+  return {
+    name: tool.name,
+    description: tool.description ?? `${tool.name} tool`,
+    parameters: tool.parameters ?? emptyParameters(),
+  }
+}
+
+function pluginSpec(entry: FileEntry, index: number, modules: ReadonlyMap<number, LoadedModule>): PluginSpec {
+  const common = { id: entry.id, inject: entry.inject ?? [], ...entry.weight === undefined ? {} : { weight: entry.weight } }
+  const batches = entry.batches ?? (entry.tools === undefined ? undefined : [entry.tools])
+  if (batches !== undefined) {
+    return {
+      kind: 'tools',
+      ...common,
+      batches: batches.map((batch) => batch.map(toolSpec)),
+      ...entry.when === undefined ? {} : { when: { after: entry.when.after ?? [], before: entry.when.before ?? [] } },
+      ...entry.fault === undefined ? {} : { fault: entry.fault },
+    }
+  }
+  if (entry.module !== undefined) {
+    const loaded = modules.get(index)
+    if (!loaded) throw new Error(`plugin module of entry ${index} was not loaded`)
+    return {
+      kind: 'module',
+      ...common,
+      module: entry.module,
+      path: loaded.path,
+      ...entry.config === undefined ? {} : { config: entry.config },
+      plugin: loaded.plugin,
+    }
+  }
+  if (entry.listener !== undefined) {
+    const { append = [], prepend = [], reverse = false, remove = [] } = entry.listener
+    return { kind: 'listener', ...common, listener: { prepend, append, reverse, remove } }
+  }
+  if (entry.fault === undefined) throw new Error(`plugin entry ${index} has no kind`)
+  return { kind: 'fault', ...common, fault: entry.fault }
+}
+
+/**
+ * Normalises a file that passed every check. Runs the file schema over a copy
+ * (the schema fills the defaults) and builds the typed scenario from it.
+ */
+export function normaliseScenario(value: Record<string, unknown>, source: ScenarioSource): Scenario {
+  const file = ScenarioFileSchema(structuredClone(value))
+  const config: ScenarioAppConfig = {
+    ...file.config.persona === undefined ? {} : { persona: file.config.persona },
+    ...file.config.toolOrder === undefined ? {} : { toolOrder: file.config.toolOrder },
+  }
+  return {
+    name: file.name ?? source.defaultName,
+    file: source.file,
+    dir: source.dir,
+    description: file.description ?? '',
+    app: file.app,
+    config,
+    variant: file.variant,
+    target: file.target,
+    turns: file.turns,
+    invariant: file.invariant,
+    loader: file.loader,
+    services: file.services,
+    ...file.timeout === undefined ? {} : { timeout: file.timeout },
+    plugins: file.plugins.map((entry, index) => pluginSpec(entry, index, source.modules)),
+    expect: {
+      outcome: file.expect.outcome,
+      ...file.expect.tools === undefined ? {} : { tools: file.expect.tools },
+      ...file.expect.error === undefined ? {} : { error: file.expect.error },
+      deterministic: file.expect.deterministic,
+    },
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The structure of a scenario file as schemastery schemas (dsh's own schema
+ * library). Every node carries a hint for error lines; defaults live here too,
+ * so running the root schema over a checked file fills them in.
+ */
+import Schema from '@deepseek-ai/schemastery'
+import { VARIANT_NAMES } from '../../src/variants/types.ts'
+import {
+  APP_NAMES, FAULT_KINDS, LOADER_MODES, OUTCOMES, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE,
+} from './types.ts'
+import { hinted } from './hints.ts'
+
+/** Scenario names (and default names taken from file names). */
+export const SCENARIO_NAME = /^[a-z0-9-]+$/
+/** Plugin entry ids. */
+export const PLUGIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/** The tool-kind keys of a plugin entry: exactly one per entry (a fault entry may have none). */
+export const PLUGIN_KINDS = ['tools', 'batches', 'module', 'listener'] as const
+
+const TOOL_SHAPES = 'a list of tool names or {name, description, parameters}'
+
+/** One of a fixed set of names. */
+function oneOf<const T extends string>(names: readonly T[]) {
+  return Schema.union(names.map((name) => Schema.const(name)))
+}
+
+/** The hint of a `oneOf` node: a string outside the set reads `unknown <noun> "x"`. */
+function oneOfHint(noun: string, names: readonly string[]) {
+  return { noun, expected: `a known ${noun}`, allowed: `one of ${names.join(', ')}` }
+}
+
+/**
+ * Makes a freshly built list or mapping schema leave an omitted value absent.
+ * schemastery defaults every array to `[]` and every object to `{}`; for
+ * `toolOrder` an omitted key must not turn into an explicitly configured empty
+ * list (the RFC's schemastery footnote), and a plugin entry's kind is told by
+ * which keys it has.
+ */
+function absentWhenOmitted<S, T>(schema: Schema<S, T>): Schema<S, T> {
+  schema.meta = { ...schema.meta, default: undefined }
+  return schema
+}
+
+function stringList(expected: string, allowed: string, item: { expected: string, allowed: string }, nonEmptyItems = false) {
+  const itemSchema = hinted(nonEmptyItems ? Schema.string().min(1) : Schema.string(), item)
+  return hinted(Schema.array(itemSchema), { expected, allowed })
+}
+
+const toolName = hinted(Schema.string().min(1), { expected: 'a non-empty tool name', allowed: TOOL_SHAPES })
+
+const toolObject = Schema.object({
+  name: hinted(Schema.string().min(1).required(), { expected: 'a non-empty tool name', allowed: 'a non-empty string' }),
+  description: hinted(Schema.string(), { expected: 'a string', allowed: 'the description the model sees; default "<name> tool"' }),
+  parameters: hinted(absentWhenOmitted(Schema.dict(Schema.any())), {
+    expected: 'a JSON-schema mapping',
+    allowed: 'a JSON-schema object; default {type: object, properties: {}}',
+  }),
+})
+
+const toolItem = hinted(Schema.union([toolName, toolObject]), {
+  expected: 'a tool name or {name, description, parameters}',
+  allowed: 'a non-empty tool name, or a mapping with name and optional description and parameters',
+})
+
+const toolList = hinted(absentWhenOmitted(Schema.array(toolItem).min(1)), { expected: 'a non-empty list of tools', allowed: TOOL_SHAPES })
+
+const toolBatches = hinted(absentWhenOmitted(Schema.array(toolList).min(1)), {
+  expected: 'a non-empty list of tool batches',
+  allowed: 'a list of non-empty lists of tools, e.g. [[read], [write, edit]]',
+})
+
+const toolNames = (role: string) => stringList('a list of tool names', `tool names to ${role}`, {
+  expected: 'a non-empty tool name', allowed: `tool names to ${role}`,
+}, true)
+
+const listener = hinted(absentWhenOmitted(Schema.object({
+  append: toolNames('add at the end'),
+  prepend: toolNames('add at the front'),
+  reverse: hinted(Schema.boolean().default(false), { expected: 'true or false', allowed: 'whether to reverse the tool list' }),
+  remove: toolNames('drop'),
+})), {
+  expected: 'a mapping of listener actions',
+  allowed: 'at least one of append, prepend, remove (tool names) and reverse (true or false)',
+})
+
+const pluginIds = (role: string) => stringList('a list of plugin ids', `ids of other plugins in this file that must ${role}`, {
+  expected: 'a plugin id', allowed: 'the id of another plugin in this file',
+})
+
+const when = hinted(absentWhenOmitted(Schema.object({
+  after: pluginIds('have registered first'),
+  before: pluginIds('not have registered yet'),
+})), {
+  expected: 'a mapping with after and/or before',
+  allowed: 'after: [plugin ids], before: [plugin ids]',
+})
+
+const pluginEntry = hinted(Schema.object({
+  id: hinted(Schema.string().pattern(PLUGIN_ID).required(), {
+    expected: 'a plugin id',
+    allowed: 'letters, digits, ".", "_" and "-", starting with a letter or digit; unique in the file',
+  }),
+  tools: toolList,
+  batches: toolBatches,
+  module: hinted(Schema.string().min(1), {
+    expected: 'a module path',
+    allowed: 'the path of a cordis plugin module, relative to the scenario file',
+  }),
+  config: hinted(absentWhenOmitted(Schema.dict(Schema.any())), { expected: 'a mapping', allowed: 'the config passed to the plugin module' }),
+  listener,
+  when,
+  fault: hinted(oneOf(FAULT_KINDS), oneOfHint('fault', FAULT_KINDS)),
+  inject: stringList('a list of service names', 'service names the entry injects, cordis.yml style', {
+    expected: 'a non-empty service name', allowed: 'a service name',
+  }, true),
+  weight: hinted(Schema.number(), { expected: 'a number', allowed: 'a finite number, read by the per-plugin-weight variant' }),
+}), {
+  expected: 'a plugin entry mapping',
+  allowed: 'a mapping with an id and one of tools, batches, module, listener, or a fault',
+})
+
+const appConfig = hinted(Schema.object({
+  persona: hinted(Schema.string(), { expected: 'a string', allowed: 'the persona text' }),
+  toolOrder: hinted(absentWhenOmitted(Schema.array(hinted(Schema.string(), {
+    expected: 'a tool name string',
+    allowed: 'a string; "<unlisted-tools>" marks the rest entry',
+  }))), {
+    expected: 'a list of tool names',
+    allowed: 'a list of strings; whether it is a valid order is for the system to decide',
+  }),
+}), { expected: 'a mapping', allowed: 'persona and toolOrder' })
+
+const expectation = hinted(Schema.object({
+  outcome: hinted(oneOf(OUTCOMES).required(), oneOfHint('outcome', OUTCOMES)),
+  tools: absentWhenOmitted(stringList('a list of tool names', 'the expected header tool order', {
+    expected: 'a tool name string', allowed: 'a tool name',
+  })),
+  error: hinted(Schema.string(), { expected: 'a string', allowed: 'a substring of the expected error message' }),
+  deterministic: hinted(Schema.boolean().default(true), {
+    expected: 'true or false',
+    allowed: 'false when the scenario demonstrates a race the sweep must find; default true',
+  }),
+}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools, error, deterministic' })
+
+const range = (low: number, high: number) => Schema.natural().min(low).max(high)
+
+/** The whole scenario file. */
+export const ScenarioFileSchema = hinted(Schema.object({
+  name: hinted(Schema.string().pattern(SCENARIO_NAME), {
+    expected: 'a name of lowercase letters, digits and dashes',
+    allowed: 'matching [a-z0-9-]+; defaults to the file name',
+  }),
+  description: hinted(Schema.string(), { expected: 'a string', allowed: 'free text' }),
+  app: hinted(oneOf(APP_NAMES).default('stdio-agent'), oneOfHint('app', APP_NAMES)),
+  config: appConfig,
+  variant: hinted(oneOf(VARIANT_NAMES).default('canonical'), oneOfHint('variant', VARIANT_NAMES)),
+  target: hinted(oneOf(TARGET_NAMES).default('reference'), oneOfHint('target', TARGET_NAMES)),
+  turns: hinted(range(TURN_RANGE.min, TURN_RANGE.max).default(TURN_RANGE.min), {
+    expected: `an integer from ${TURN_RANGE.min} to ${TURN_RANGE.max}`,
+    allowed: `${TURN_RANGE.min}..${TURN_RANGE.max}, default ${TURN_RANGE.min}`,
+  }),
+  invariant: hinted(Schema.boolean().default(false), {
+    expected: 'true or false', allowed: 'whether to mount the reconstruction invariant; default false',
+  }),
+  loader: hinted(oneOf(LOADER_MODES).default('memory'), oneOfHint('loader mode', LOADER_MODES)),
+  services: hinted(oneOf(SERVICE_MODES).default('root'), oneOfHint('services mode', SERVICE_MODES)),
+  timeout: hinted(range(TIMEOUT_RANGE.min, TIMEOUT_RANGE.max), {
+    expected: `an integer from ${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max}`,
+    allowed: `milliseconds per interleaving, ${TIMEOUT_RANGE.min}..${TIMEOUT_RANGE.max}`,
+  }),
+  plugins: hinted(Schema.array(pluginEntry).min(1).required(), {
+    expected: 'a non-empty list of plugin entries',
+    allowed: 'entries with an id and one of tools, batches, module, listener, or a fault',
+  }),
+  expect: expectation,
+}), { expected: 'a YAML mapping', allowed: 'a YAML mapping of scenario keys' })
+
+/** A scenario file as the schema outputs it: checked, with defaults filled in. */
+export type ScenarioFile = ReturnType<typeof ScenarioFileSchema>

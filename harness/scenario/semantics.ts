@@ -1,0 +1,149 @@
+/**
+ * The rules a schema cannot state: which keys of a plugin entry go together,
+ * unique and reserved ids, `when` references, and expectations that only make
+ * sense for some outcomes. Each rule looks only at values of the right type,
+ * so a structural problem is never reported twice.
+ */
+import { ERROR_OUTCOMES, OUTCOMES, RESERVED_SERVICE_IDS, type Outcome } from './types.ts'
+import { PLUGIN_KINDS, SCENARIO_NAME } from './schema.ts'
+import { isRecord } from './record.ts'
+import { showValue } from './show.ts'
+import type { FieldPath, Problem } from './problem.ts'
+
+const LISTENER_ACTIONS = ['append', 'prepend', 'reverse', 'remove']
+const WHEN_LISTS = ['after', 'before'] as const
+const TOOL_KINDS = ['tools', 'batches']
+
+function isOutcome(value: unknown): value is Outcome {
+  return (OUTCOMES as readonly unknown[]).includes(value)
+}
+
+function at(path: FieldPath, problem: string, allowed: string, anchor: Problem['anchor'] = 'value'): Problem {
+  return { path, problem, allowed, anchor }
+}
+
+function checkName(value: Record<string, unknown>, defaultName: string): Problem[] {
+  if (Object.hasOwn(value, 'name') || SCENARIO_NAME.test(defaultName)) return []
+  return [{
+    path: ['name'],
+    problem: `missing, and the file name ${JSON.stringify(defaultName)} is not a valid scenario name`,
+    allowed: 'set name: explicitly, matching [a-z0-9-]+',
+    anchor: 'end',
+    at: [],
+  }]
+}
+
+function checkExpectation(value: Record<string, unknown>): Problem[] {
+  const expect = value.expect
+  if (!isRecord(expect) || !Object.hasOwn(expect, 'error') || !isOutcome(expect.outcome)) return []
+  if (ERROR_OUTCOMES.includes(expect.outcome)) return []
+  return [at(
+    ['expect', 'error'],
+    `error is only checked for a failing outcome, not ${expect.outcome}`,
+    `remove error, or expect ${ERROR_OUTCOMES.join(' or ')}`,
+    'key',
+  )]
+}
+
+/** The later of two keys of a mapping, in document order. */
+function laterKey(entry: Record<string, unknown>, a: string, b: string): string {
+  const keys = Object.keys(entry)
+  return keys.indexOf(a) > keys.indexOf(b) ? a : b
+}
+
+function checkKinds(entry: Record<string, unknown>, path: FieldPath): Problem[] {
+  const has = (key: string) => Object.hasOwn(entry, key)
+  const kinds = Object.keys(entry).filter((key) => (PLUGIN_KINDS as readonly string[]).includes(key))
+  const out: Problem[] = []
+  const exactlyOne = `exactly one of ${PLUGIN_KINDS.join(', ')} per entry`
+  for (const extra of kinds.slice(1)) {
+    out.push(at([...path, extra], `${extra} cannot be combined with ${kinds[0]}`, exactlyOne, 'key'))
+  }
+  if (kinds.length === 0 && !has('fault')) {
+    out.push({
+      path, problem: 'missing a plugin kind', anchor: 'end',
+      allowed: `${exactlyOne}; a fault entry may have none`,
+    })
+  }
+  if (has('config') && !has('module')) {
+    out.push(at([...path, 'config'], 'config is only allowed with module', 'config is passed to a module plugin', 'key'))
+  }
+  const hasTools = TOOL_KINDS.some(has)
+  if (has('when') && !hasTools) {
+    out.push(at([...path, 'when'], 'when is only allowed with tools or batches', 'when guards the registration of tools', 'key'))
+  }
+  for (const kind of ['module', 'listener']) {
+    if (!has('fault') || !has(kind)) continue
+    const later = laterKey(entry, 'fault', kind)
+    out.push(at([...path, later], `a fault cannot be combined with ${kind}`, 'a fault stands alone or comes with tools or batches', 'key'))
+  }
+  if (entry.fault === 'leak' && !hasTools) {
+    out.push(at([...path, 'fault'], 'a leak fault has no tools to leak', 'add tools or batches to a leak entry'))
+  }
+  return out
+}
+
+function checkEntryValues(entry: Record<string, unknown>, path: FieldPath): Problem[] {
+  const out: Problem[] = []
+  if (typeof entry.weight === 'number' && !Number.isFinite(entry.weight)) {
+    out.push(at([...path, 'weight'], `expected a finite number, got ${showValue(entry.weight)}`, 'a finite number, read by the per-plugin-weight variant'))
+  }
+  const listener = entry.listener
+  if (isRecord(listener) && !LISTENER_ACTIONS.some((key) => Object.hasOwn(listener, key))) {
+    out.push(at([...path, 'listener'], `expected at least one action, got ${showValue(listener)}`, `at least one of ${LISTENER_ACTIONS.join(', ')}`, 'end'))
+  }
+  const when = entry.when
+  if (isRecord(when) && !WHEN_LISTS.some((key) => Object.hasOwn(when, key))) {
+    out.push(at([...path, 'when'], `expected after or before, got ${showValue(when)}`, 'after: [plugin ids], before: [plugin ids]', 'end'))
+  }
+  return out
+}
+
+function checkWhenReferences(entry: Record<string, unknown>, path: FieldPath, ids: readonly string[]): Problem[] {
+  const when = entry.when
+  if (!isRecord(when)) return []
+  const self = entry.id
+  const others = ids.filter((id) => id !== self)
+  const allowed = `ids of other plugins in this file: ${others.length === 0 ? '(none)' : others.join(', ')}`
+  const out: Problem[] = []
+  for (const list of WHEN_LISTS) {
+    const refs = when[list]
+    if (!Array.isArray(refs)) continue
+    refs.forEach((ref: unknown, index) => {
+      if (typeof ref !== 'string') return
+      const refPath = [...path, 'when', list, index]
+      if (ref === self) out.push(at(refPath, `${JSON.stringify(ref)} is this plugin itself`, allowed))
+      else if (!ids.includes(ref)) out.push(at(refPath, `unknown plugin id ${JSON.stringify(ref)}`, allowed))
+    })
+  }
+  return out
+}
+
+function checkPlugins(value: Record<string, unknown>): Problem[] {
+  const plugins = value.plugins
+  if (!Array.isArray(plugins)) return []
+  const entries = plugins.map((entry: unknown) => isRecord(entry) ? entry : undefined)
+  const ids = entries.flatMap((entry) => typeof entry?.id === 'string' ? [entry.id] : [])
+  const reserved: readonly string[] = value.services === 'entries' ? RESERVED_SERVICE_IDS : []
+  const seen = new Set<string>()
+  const out: Problem[] = []
+  entries.forEach((entry, index) => {
+    if (!entry) return
+    const path = ['plugins', index]
+    const id = entry.id
+    if (typeof id === 'string') {
+      if (seen.has(id)) out.push(at([...path, 'id'], `duplicate id ${JSON.stringify(id)}`, 'ids are unique within a file'))
+      else if (reserved.includes(id)) {
+        out.push(at([...path, 'id'], `id ${JSON.stringify(id)} is reserved with services: entries`, `not one of ${reserved.join(', ')}`))
+      }
+      seen.add(id)
+    }
+    out.push(...checkKinds(entry, path), ...checkEntryValues(entry, path), ...checkWhenReferences(entry, path, ids))
+  })
+  return out
+}
+
+/** Every semantic problem of a parsed scenario; `defaultName` is the file name without its extension. */
+export function checkSemantics(value: Record<string, unknown>, defaultName: string): Problem[] {
+  return [...checkName(value, defaultName), ...checkExpectation(value), ...checkPlugins(value)]
+}

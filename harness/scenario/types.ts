@@ -1,0 +1,165 @@
+/**
+ * The normalised shape of one scenario file: a race to check, the system it
+ * runs against, and what the run must show. Produced by `loadScenario()`.
+ */
+import type { Plugin } from '@deepseek-ai/cordis'
+import type { VariantName } from '../../src/variants/types.ts'
+
+/** Which app composition hosts the agent (`none`: the base services only). */
+export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as const
+export type AppName = typeof APP_NAMES[number]
+
+/** Which implementation runs: loadrace's reference or the published dsh packages. */
+export const TARGET_NAMES = ['reference', 'dsh'] as const
+export type TargetName = typeof TARGET_NAMES[number]
+
+/** How plugin entries reach the loader: in memory, or through a written `cordis.yml` and `cordis:include`. */
+export const LOADER_MODES = ['memory', 'include'] as const
+export type LoaderMode = typeof LOADER_MODES[number]
+
+/** Whether the base composition is mounted on the root directly or races as loader entries too. */
+export const SERVICE_MODES = ['root', 'entries'] as const
+export type ServiceMode = typeof SERVICE_MODES[number]
+
+/** Ways a faulty plugin misbehaves. */
+export const FAULT_KINDS = ['import-rejects', 'apply-throws', 'apply-hangs', 'import-hangs', 'leak'] as const
+export type FaultKind = typeof FAULT_KINDS[number]
+
+/** How a run of the scenario ends. */
+export const OUTCOMES = ['completed', 'turn-error', 'load-error', 'stuck'] as const
+export type Outcome = typeof OUTCOMES[number]
+
+/** Outcomes that carry an error message an expectation may match. */
+export const ERROR_OUTCOMES: readonly Outcome[] = ['turn-error', 'load-error']
+
+/** Loader entry ids the base composition uses when `services: entries`; plugin ids may not take them. */
+export const RESERVED_SERVICE_IDS = ['llm', 'sessions', 'tools', 'system-prompt', 'agent-loop', 'app'] as const
+
+/** Inclusive bounds of `turns`. */
+export const TURN_RANGE = { min: 1, max: 20 } as const
+
+/** Inclusive bounds of `timeout`, in milliseconds. */
+export const TIMEOUT_RANGE = { min: 100, max: 600_000 } as const
+
+/** One tool as a synthetic tool plugin registers it (the model-facing schema). */
+export interface ToolSpec {
+  name: string
+  /** Defaults to `"<name> tool"`. */
+  description: string
+  /** A JSON-schema object; defaults to `{ type: 'object', properties: {} }`. */
+  parameters: Record<string, unknown>
+}
+
+/** Registration guard of a tool plugin: register only if every `after` plugin has and no `before` plugin has. */
+export interface RegistrationCondition {
+  after: string[]
+  before: string[]
+}
+
+/** What a `system-prompt/assemble` listener plugin does to the tool list. */
+export interface ListenerSpec {
+  /** Tool names to add at the front. */
+  prepend: string[]
+  /** Tool names to add at the end. */
+  append: string[]
+  /** Whether to reverse the list. */
+  reverse: boolean
+  /** Tool names to drop. */
+  remove: string[]
+}
+
+/** Keys every plugin entry may carry, whatever its kind. */
+interface PluginCommon {
+  /** The loader entry id, unique within the file. */
+  id: string
+  /** Services the entry injects (cordis.yml style); `[]` when omitted. */
+  inject: string[]
+  /** Contribution weight read by the `per-plugin-weight` variant; absent when omitted. */
+  weight?: number
+}
+
+/** A synthetic tool plugin: registers its batches with a scheduling point between batches. */
+export interface ToolsPluginSpec extends PluginCommon {
+  kind: 'tools'
+  /** Never empty, no batch empty. A `tools:` list is one batch. */
+  batches: ToolSpec[][]
+  when?: RegistrationCondition
+  /** A fault the tool plugin also exhibits. */
+  fault?: FaultKind
+}
+
+/** A real cordis plugin module, imported while loading the scenario. */
+export interface ModulePluginSpec extends PluginCommon {
+  kind: 'module'
+  /** The module path as written in the file. */
+  module: string
+  /** The module's absolute path. */
+  path: string
+  /** The entry's config, absent when omitted. */
+  config?: Record<string, unknown>
+  /**
+   * The module's default export. Typed with cordis's own `Plugin`, whose
+   * config parameter defaults to `any`; the loader checked it is a function,
+   * a class or an object with `apply`.
+   */
+  plugin: Plugin
+}
+
+/** A `system-prompt/assemble` listener plugin. */
+export interface ListenerPluginSpec extends PluginCommon {
+  kind: 'listener'
+  listener: ListenerSpec
+}
+
+/** A faulty plugin that contributes nothing else. */
+export interface FaultPluginSpec extends PluginCommon {
+  kind: 'fault'
+  fault: FaultKind
+}
+
+/** One plugin entry of a scenario, discriminated by `kind`. */
+export type PluginSpec = ToolsPluginSpec | ModulePluginSpec | ListenerPluginSpec | FaultPluginSpec
+
+/** What every interleaving of the scenario must show. */
+export interface Expectation {
+  outcome: Outcome
+  /** The expected model-facing tool order of the request header; absent when not checked. */
+  tools?: string[]
+  /** A substring of the turn or load error; only with `turn-error` or `load-error`. */
+  error?: string
+  /** `false`: the scenario demonstrates a race the sweep must find. Defaults to `true`. */
+  deterministic: boolean
+}
+
+/** The app config under test; `toolOrder` is ABSENT when the file omits it (never defaulted to `[]`). */
+export interface ScenarioAppConfig {
+  persona?: string
+  /** Any list of strings: whether it is a valid tool order is for the system to decide. */
+  toolOrder?: string[]
+}
+
+/** One normalised scenario. */
+export interface Scenario {
+  /** `[a-z0-9-]+`; defaults to the file name without its extension. */
+  name: string
+  /** The file path as the user gave it. */
+  file: string
+  /** Absolute directory of the file; module paths resolve against it. */
+  dir: string
+  /** `''` when omitted. */
+  description: string
+  app: AppName
+  config: ScenarioAppConfig
+  variant: VariantName
+  target: TargetName
+  turns: number
+  /** Mount the reconstruction invariant. */
+  invariant: boolean
+  loader: LoaderMode
+  services: ServiceMode
+  /** Per-interleaving timeout in milliseconds; absent when omitted. */
+  timeout?: number
+  /** Never empty; in file order. */
+  plugins: PluginSpec[]
+  expect: Expectation
+}
