@@ -1,0 +1,88 @@
+/**
+ * Deterministic time and ids for what the published packages observe.
+ *
+ * The packages read the wall clock (`Date.now`, for event `time`) and mint
+ * message ids with `crypto.randomUUID`, with no way to inject either. Ids the
+ * target supplies itself (the session id, user message ids) come from the
+ * interleaving's environment directly; whatever the packages minted is
+ * rewritten afterwards: each distinct UUID receives the environment's next id
+ * when it is first seen, and each event's `time` the environment's next
+ * `now()`. Rewriting is copy-on-write, so a value with nothing to rewrite is
+ * returned as the very same object (a dispatched request keeps its identity
+ * and frozenness), and copies of frozen values are frozen.
+ */
+import type { TargetEnvironment } from '../types.ts'
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+
+function isPlainRecord(value: object): value is Record<string, unknown> {
+  const prototype: unknown = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function sealedLike<T extends object>(original: object, copy: T): T {
+  return Object.isFrozen(original) ? Object.freeze(copy) : copy
+}
+
+/** Rewrites the nondeterministic parts of one run's observations; use one instance per run, in observation order. */
+export class Determinizer {
+  private readonly ids = new Map<string, string>()
+
+  constructor(private readonly environment: TargetEnvironment) {}
+
+  /** The id standing in for `uuid` (allocated from the environment on first sight). */
+  private idFor(uuid: string): string {
+    const key = uuid.toLowerCase()
+    let id = this.ids.get(key)
+    if (id === undefined) {
+      id = this.environment.newId()
+      this.ids.set(key, id)
+    }
+    return id
+  }
+
+  /** `text` with every UUID-shaped substring replaced. */
+  text(text: string): string {
+    return text.replace(UUID, uuid => this.idFor(uuid))
+  }
+
+  /** `value` with every UUID-shaped substring of its strings replaced; non-plain objects (an AbortSignal, say) are kept as they are. */
+  value<T>(value: T): T {
+    return this.rewrite(value) as T
+  }
+
+  /** A session event with its ids rewritten and its `time` taken from the environment clock. */
+  event(event: Record<string, unknown>): Record<string, unknown> {
+    const entries = Object.entries(event).map(([key, item]): [string, unknown] =>
+      [key, key === 'time' ? this.environment.now() : this.rewrite(item)])
+    return sealedLike(event, Object.fromEntries(entries))
+  }
+
+  private rewrite(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value)
+    if (typeof value !== 'object' || value === null) return value
+    if (Array.isArray(value)) return this.rewriteArray(value)
+    if (!isPlainRecord(value)) return value
+    return this.rewriteRecord(value)
+  }
+
+  private rewriteArray(array: readonly unknown[]): unknown {
+    let changed = false
+    const items = array.map((item) => {
+      const next = this.rewrite(item)
+      if (next !== item) changed = true
+      return next
+    })
+    return changed ? sealedLike(array, items) : array
+  }
+
+  private rewriteRecord(record: Record<string, unknown>): unknown {
+    let changed = false
+    const entries = Object.entries(record).map(([key, item]): [string, unknown] => {
+      const next = this.rewrite(item)
+      if (next !== item) changed = true
+      return [key, next]
+    })
+    return changed ? sealedLike(record, Object.fromEntries(entries)) : record
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The published dsh packages (`@deepseek-ai/dsh-*@0.1.0-rc.8`) as a loadrace
+ * target: the same scenarios and scheduled loader as the reference, run
+ * against code nobody on this project wrote.
+ *
+ * Importing this module loads the packages; import it only when a scenario
+ * targets `dsh`, so that reference runs never load them.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Mounted, MountOptions, Target } from '../types.ts'
+import { bootProblem, mountComposition } from './compose.ts'
+import { ensurePromiseWithResolvers } from './node20.ts'
+import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'
+import { runTurns } from './turns.ts'
+
+/** Why the published packages cannot run a scenario with these features, or undefined. */
+function unsupported(features: { app: string, variant: string, invariant: boolean, services: string }): string | undefined {
+  if (features.variant !== 'canonical') return 'the published packages implement only the canonical policy'
+  if (features.app !== 'none') return 'the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not published at 0.1.0-rc.8'
+  if (features.services === 'entries') return 'the dsh target mounts its services on the root context only (services: entries is not supported)'
+  return undefined
+}
+
+function mount(root: Context, options: MountOptions): Mounted {
+  ensurePromiseWithResolvers()
+  const composition = mountComposition(root, options)
+  return {
+    toolService: TOOL_SERVICE,
+    // dsh has no per-contribution weight: `options.weight` is only read by the reference's per-plugin-weight variant.
+    registerTool: (ctx, tool) => registerTool(ctx, tool),
+    hasTool: (ctx, name) => hasTool(ctx, name),
+    bootProblem: () => bootProblem(composition),
+    runTurns: turns => runTurns(composition, options.environment, turns),
+  }
+}
+
+/** The published dsh packages as a {@link Target}. */
+export const dshTarget: Target = { name: 'dsh', unsupported, mount }

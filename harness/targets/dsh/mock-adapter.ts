@@ -1,0 +1,38 @@
+/**
+ * The scripted model of the dsh target: a dsh-llm adapter that records every
+ * request it receives and answers each with the same short text reply.
+ */
+import { dsh } from './packages.ts'
+
+/** Provider route the adapter serves and the agent's requests name. */
+export const MOCK_PROVIDER = 'mock'
+/** Model id the agent's requests name. */
+export const MOCK_MODEL = 'mock'
+/** The text of every reply. */
+export const MOCK_REPLY = 'ok'
+
+/** A text reply as raw stream chunks: block-start, one text-delta per character, block-end, usage, finish `stop`. */
+function textReply(text: string): object[] {
+  const characters = Array.from(text)
+  return [
+    { type: 'block-start', index: 0, blockType: 'text' },
+    ...characters.map(character => ({ type: 'text-delta', index: 0, text: character })),
+    { type: 'block-end', index: 0, block: { type: 'text', text } },
+    { type: 'usage', usage: { inputTokens: 1, outputTokens: characters.length } },
+    { type: 'finish', reason: { kind: 'stop' } },
+  ]
+}
+
+async function* replay(chunks: readonly object[]): AsyncGenerator<object> {
+  yield* chunks
+}
+
+/** Answers every call with {@link MOCK_REPLY}; {@link requests} holds each request object by reference, in dispatch order. */
+export class RecordingMockAdapter extends dsh.LlmAdapter {
+  readonly requests: object[] = []
+
+  override stream(request: object): AsyncIterable<object> {
+    this.requests.push(request)
+    return replay(textReply(MOCK_REPLY))
+  }
+}
