@@ -1,0 +1,86 @@
+import type { Divergence, Report, ReportOutput, ScenarioReport } from './types.ts'
+
+/**
+ * `report.json`: the machine contract. Every object is rebuilt field by field
+ * in the order `types.ts` declares, so two reports with equal content
+ * serialise to equal bytes however they were put together.
+ */
+
+function canonicalOutput(output: ReportOutput): ReportOutput {
+  return { hash: output.hash, count: output.count, token: output.token, tools: [...output.tools] }
+}
+
+function canonicalDivergence(divergence: Divergence): Divergence {
+  return {
+    part: divergence.part,
+    kind: divergence.kind,
+    blame: [divergence.blame[0], divergence.blame[1]],
+    tokens: [divergence.tokens[0], divergence.tokens[1]],
+    diff: divergence.diff,
+    swaps: {
+      plugins: [...divergence.swaps.plugins],
+      changed: divergence.swaps.changed.map(([a, b]): [string, string] => [a, b]),
+    },
+  }
+}
+
+function canonicalScenario(scenario: ScenarioReport, durationMs: number): ScenarioReport {
+  return {
+    name: scenario.name,
+    file: scenario.file,
+    variant: scenario.variant,
+    target: scenario.target,
+    plugins: scenario.plugins,
+    space: scenario.space,
+    explored: scenario.explored,
+    strategy: scenario.strategy,
+    guarantee: scenario.guarantee,
+    verdict: scenario.verdict,
+    passed: scenario.passed,
+    outcome: scenario.outcome,
+    distinctOutputs: scenario.distinctOutputs,
+    outputs: scenario.outputs.map(canonicalOutput),
+    divergence: scenario.divergence === null ? null : canonicalDivergence(scenario.divergence),
+    golden: scenario.golden,
+    expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },
+    problems: [...scenario.problems],
+    ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
+    ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
+    durationMs,
+  }
+}
+
+/** A deep copy of `report` in declared key order; `zeroTimings` sets every `durationMs` to 0. */
+function canonicalReport(report: Report, zeroTimings: boolean): Report {
+  const { options, summary } = report
+  return {
+    tool: report.tool,
+    version: report.version,
+    complete: report.complete,
+    options: {
+      strategy: options.strategy,
+      seed: options.seed,
+      budget: options.budget,
+      shard: options.shard,
+      workers: options.workers,
+    },
+    scenarios: report.scenarios.map((scenario) => canonicalScenario(scenario, zeroTimings ? 0 : scenario.durationMs)),
+    summary: {
+      scenarios: summary.scenarios,
+      passed: summary.passed,
+      failed: summary.failed,
+      interleavings: summary.interleavings,
+      durationMs: zeroTimings ? 0 : summary.durationMs,
+    },
+  }
+}
+
+/** The report as pretty JSON (2-space indent, trailing newline), keys in declared order. */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(canonicalReport(report, false), null, 2)}\n`
+}
+
+/** A copy of the report with every timing (`durationMs` of scenarios and summary) set to 0, for comparing runs. */
+export function stripTimings(report: Report): Report {
+  return canonicalReport(report, true)
+}

@@ -1,0 +1,216 @@
+import { shellQuote } from './escape.ts'
+import type { Divergence, DivergenceKind, GoldenStatus, Report, ScenarioReport, Verdict } from './types.ts'
+
+/**
+ * What every human-facing format says the same way: the wording of results,
+ * guarantees and golden states, counts, and the replay command. The renderers
+ * only decide layout and escaping.
+ */
+
+/** How a scenario ended up in this report. */
+export type ScenarioResult = 'passed' | 'failed' | 'skipped'
+
+/** Passed, failed, or skipped (not run for its target). */
+export function resultOf(scenario: ScenarioReport): ScenarioResult {
+  if (scenario.skipped !== undefined) return 'skipped'
+  return scenario.passed ? 'passed' : 'failed'
+}
+
+/** How a whole report ended: `incomplete` when interrupted without failures. */
+export type ReportStatus = 'passed' | 'failed' | 'incomplete'
+
+/** The emoji for a scenario result or a report status (Markdown; the HTML page uses styled words instead). */
+export const STATUS_MARK: Readonly<Record<ScenarioResult | ReportStatus, string>> = {
+  passed: '✅',
+  failed: '❌',
+  skipped: '⏭️',
+  incomplete: '⚠️',
+}
+
+/** The failed scenarios, in report order. */
+export function failedScenarios(report: Report): ScenarioReport[] {
+  return report.scenarios.filter((scenario) => resultOf(scenario) === 'failed')
+}
+
+/** Counts for a report's headline; `skipped` is derived from the scenarios. */
+export interface Totals {
+  scenarios: number
+  passed: number
+  failed: number
+  skipped: number
+  interleavings: number
+  durationMs: number
+}
+
+/** The headline counts of a report. */
+export function totalsOf(report: Report): Totals {
+  const skipped = report.scenarios.filter((scenario) => scenario.skipped !== undefined).length
+  return { ...report.summary, skipped }
+}
+
+/** The one-line outcome, e.g. `2 failed, 5 passed, 1 skipped of 8 scenarios`. */
+export function headline(report: Report): string {
+  const totals = totalsOf(report)
+  const parts = [`${totals.failed} failed`, `${totals.passed} passed`]
+  if (totals.skipped > 0) parts.push(`${totals.skipped} skipped`)
+  return `${parts.join(', ')} of ${totals.scenarios} scenario${totals.scenarios === 1 ? '' : 's'}`
+}
+
+/** Failed when any scenario failed; otherwise passed when complete, incomplete when interrupted. */
+export function reportStatus(report: Report): ReportStatus {
+  if (report.summary.failed > 0) return 'failed'
+  return report.complete ? 'passed' : 'incomplete'
+}
+
+/** Said wherever a report is incomplete. */
+export const INCOMPLETE_NOTICE =
+  'Incomplete sweep: the run was interrupted, so this report covers only the interleavings explored before that. ' +
+  'No guarantee below holds for the unexplored rest.'
+
+/** What a guarantee promises, in a sentence, for the kinds `types.ts` documents (`exhaustive`, `t-way:N`, `sampled`). */
+export function guaranteeMeaning(guarantee: string): string {
+  if (guarantee === 'exhaustive') return 'every interleaving of the space ran: the verdict holds for all of them'
+  if (guarantee === 'sampled') return 'a sample of interleavings ran: evidence, not proof'
+  const tWay = /^t-way:(\d+)$/.exec(guarantee)
+  if (tWay !== null) {
+    return `every relative order of any ${tWay[1]} operations occurred in some explored interleaving`
+  }
+  return 'unknown guarantee'
+}
+
+/** Guarantees present in a report, each once, in order of first use. */
+export function guaranteesUsed(report: Report): string[] {
+  return [...new Set(report.scenarios.filter((s) => s.skipped === undefined).map((s) => s.guarantee))]
+}
+
+/** `explored / space`, e.g. `24 / 24`. */
+export function coverage(scenario: ScenarioReport): string {
+  return `${scenario.explored} / ${scenario.space}`
+}
+
+/** What the scenario expected, e.g. `completed, deterministic`. */
+export function expectation(scenario: ScenarioReport): string {
+  const determinism = scenario.expected.deterministic ? 'deterministic' : 'may diverge'
+  return `${scenario.expected.outcome}, ${determinism}`
+}
+
+/** What each verdict means, in a sentence. */
+export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
+  deterministic: 'every explored interleaving produced the same bytes',
+  divergent: 'explored interleavings produced different bytes',
+  uncontrolled: 'one interleaving run twice produced different bytes: a source the scheduler does not control (clock, randomness, I/O)',
+  stuck: 'an interleaving never settled: a plugin load or the turn never finished',
+  error: 'the harness could not run the scenario',
+}
+
+/** The verdict with the agreed outcome, e.g. `deterministic (completed)`. */
+export function verdictText(scenario: ScenarioReport): string {
+  return `${scenario.verdict} (${scenario.outcome})`
+}
+
+/** The emoji for a golden state (none for `none`, which shows as a dash). */
+export const GOLDEN_MARK: Readonly<Record<GoldenStatus, string>> = {
+  match: '✅',
+  mismatch: '❌',
+  written: '📝',
+  missing: '⚠️',
+  none: '',
+}
+
+/** Where a scenario's row comes from: `target · variant`. */
+export function placeOf(scenario: ScenarioReport): string {
+  return `${scenario.target} · ${scenario.variant}`
+}
+
+/** The shell command that replays one interleaving. */
+export function replayCommand(token: string): string {
+  return `npx loadrace replay ${shellQuote(token)}`
+}
+
+/** What the divergence kind means, for the sentence naming the blame pair. */
+export const KIND_MEANING: Readonly<Record<DivergenceKind, string>> = {
+  order: 'the same elements in another order',
+  content: 'different content',
+}
+
+/** Milliseconds as a short human duration: `840 ms`, `3.2 s`, `4 min 12 s`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—'
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  const seconds = Math.round(ms / 1000)
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
+}
+
+/** The run options in one line, e.g. `strategy exhaustive · seed 42 · budget 1000 · 4 workers`. */
+export function optionsLine(report: Report): string {
+  const { strategy, seed, budget, shard, workers } = report.options
+  const parts = [`strategy ${strategy}`, `seed ${seed}`, `budget ${budget}`]
+  if (shard !== null) parts.push(`shard ${shard}`)
+  parts.push(`${workers} worker${workers === 1 ? '' : 's'}`, `${report.tool} ${report.version}`)
+  return parts.join(' · ')
+}
+
+/** Said wherever a report covers one shard only. */
+export function shardNotice(report: Report): string | undefined {
+  const shard = report.options.shard
+  if (shard === null) return undefined
+  return `This is shard ${shard}: guarantees hold for the whole space only when every shard passes.`
+}
+
+/** Keeps the first `maxLines` lines of `text`; reports how many were left out. */
+export function firstLines(text: string, maxLines: number): { text: string, omitted: number } {
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  if (lines.length <= maxLines) return { text, omitted: 0 }
+  return { text: `${lines.slice(0, maxLines).join('\n')}\n`, omitted: lines.length - maxLines }
+}
+
+/** Who is to blame, in a sentence: `Swapping a and b changes the request: the same elements in another order.` */
+export function blameSentence(divergence: Divergence): string {
+  const [a, b] = divergence.blame
+  return `Swapping ${a} and ${b} changes the ${divergence.part}: ${KIND_MEANING[divergence.kind]}.`
+}
+
+/** The facts of one scenario run, each a short phrase, for a section's byline. */
+export function scenarioFacts(scenario: ScenarioReport): string[] {
+  const outputs = scenario.distinctOutputs
+  const method = scenario.strategy === scenario.guarantee ? scenario.strategy : `${scenario.strategy}, ${scenario.guarantee}`
+  return [
+    scenario.file,
+    `${scenario.plugins} plugin${scenario.plugins === 1 ? '' : 's'}`,
+    `${coverage(scenario)} interleavings explored (${method})`,
+    `${outputs} distinct output${outputs === 1 ? '' : 's'}`,
+    formatDuration(scenario.durationMs),
+  ]
+}
+
+/** At most this many outputs are listed per scenario; the rest are counted. */
+export const MAX_OUTPUTS_LISTED = 20
+
+/** An output's hash shortened for display. */
+export function shortHash(hash: string): string {
+  return hash.slice(0, 12)
+}
+
+/** One interleaving worth replaying, with what it is. */
+export interface ReplayTarget {
+  label: string
+  token: string
+}
+
+/**
+ * The interleavings to replay for a scenario: both sides of the blame swap
+ * when there is a divergence, otherwise the first interleaving of each listed
+ * output.
+ */
+export function replayTargets(scenario: ScenarioReport): ReplayTarget[] {
+  if (scenario.divergence !== null) {
+    const [before, after] = scenario.divergence.tokens
+    return [{ label: 'before the swap', token: before }, { label: 'after the swap', token: after }]
+  }
+  return scenario.outputs.slice(0, MAX_OUTPUTS_LISTED).map((output, index) => ({
+    label: `output ${index + 1} (${shortHash(output.hash)}, ${output.count} interleaving${output.count === 1 ? '' : 's'})`,
+    token: output.token,
+  }))
+}

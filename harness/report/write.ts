@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto'
+import { appendFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { renderHtml } from './html.ts'
+import { renderJson } from './json.ts'
+import { renderJunit } from './junit.ts'
+import { renderMarkdown } from './markdown.ts'
+import type { Report } from './types.ts'
+
+/** A report format that `writeReport` can write. */
+export type ReportFormat = 'json' | 'md' | 'junit' | 'html'
+
+/** Each format's renderer and the file it is written to. */
+const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (report: Report) => string }>> = {
+  json: { file: 'report.json', render: renderJson },
+  md: { file: 'report.md', render: renderMarkdown },
+  junit: { file: 'junit.xml', render: renderJunit },
+  html: { file: 'report.html', render: renderHtml },
+}
+
+/** Every format, in the order they are documented and written. */
+export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'md', 'junit', 'html']
+
+function isReportFormat(value: string): value is ReportFormat {
+  return (REPORT_FORMATS as readonly string[]).includes(value)
+}
+
+/**
+ * Parses a comma-separated format list such as `json,md`. Blanks around
+ * entries are ignored and repeats are kept once; an empty list or an unknown
+ * entry throws an error naming it and the allowed formats.
+ */
+export function parseFormats(text: string): ReportFormat[] {
+  const allowed = REPORT_FORMATS.join(', ')
+  const entries = text.split(',').map((entry) => entry.trim())
+  if (entries.every((entry) => entry === '')) throw new Error(`no report format given; allowed: ${allowed}`)
+  const formats: ReportFormat[] = []
+  for (const entry of entries) {
+    if (!isReportFormat(entry)) throw new Error(`unknown report format ${JSON.stringify(entry)}; allowed: ${allowed}`)
+    if (!formats.includes(entry)) formats.push(entry)
+  }
+  return formats
+}
+
+/** Where `writeReport` reads `GITHUB_STEP_SUMMARY` from; defaults to `process.env`. */
+export interface WriteReportOptions {
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+/** A fresh name in `dir` for the temp file of `file` (hidden, unique per process and call). */
+function tempPath(dir: string, file: string): string {
+  return join(dir, `.${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+}
+
+/** Writes `content` to a new file at `path` and flushes it to disk. */
+async function writeFlushed(path: string, content: string): Promise<void> {
+  const handle = await open(path, 'wx')
+  try {
+    await handle.writeFile(content, 'utf8')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Appends `markdown` to a job summary file, on a line of its own. */
+async function appendSummary(path: string, markdown: string): Promise<void> {
+  const size = await stat(path).then((info) => info.size, () => 0)
+  await appendFile(path, size > 0 ? `\n${markdown}` : markdown, 'utf8')
+}
+
+/**
+ * Writes the report to `dir` in each requested format (`report.json`,
+ * `report.md`, `junit.xml`, `report.html`) and returns the paths written.
+ *
+ * Every format is rendered before anything is written, so a rendering error
+ * writes nothing. Each file is written to a temp file in `dir` and renamed over
+ * its target, so a reader sees either the old file or the whole new one; temp
+ * files are removed on any error. When `GITHUB_STEP_SUMMARY` names a file and
+ * `md` is requested, the Markdown is also appended there.
+ */
+export async function writeReport(
+  dir: string,
+  report: Report,
+  formats: readonly ReportFormat[],
+  options: WriteReportOptions = {},
+): Promise<string[]> {
+  const rendered = [...new Set(formats)].map((format) => ({ format, ...FORMATS[format], content: FORMATS[format].render(report) }))
+  await mkdir(dir, { recursive: true })
+  const pending: string[] = []
+  const written: string[] = []
+  try {
+    const temps: { temp: string, target: string }[] = []
+    for (const { file, content } of rendered) {
+      const temp = tempPath(dir, file)
+      pending.push(temp)
+      temps.push({ temp, target: join(dir, file) })
+      await writeFlushed(temp, content)
+    }
+    for (const { temp, target } of temps) {
+      await rename(temp, target)
+      pending.splice(pending.indexOf(temp), 1)
+      written.push(target)
+    }
+  } catch (error) {
+    await Promise.all(pending.map((temp) => rm(temp, { force: true })))
+    throw error
+  }
+  const summaryPath = (options.env ?? process.env).GITHUB_STEP_SUMMARY
+  const markdown = rendered.find((entry) => entry.format === 'md')
+  if (summaryPath !== undefined && summaryPath !== '' && markdown !== undefined) {
+    await appendSummary(summaryPath, markdown.content)
+  }
+  return written
+}
