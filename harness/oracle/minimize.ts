@@ -1,0 +1,108 @@
+import { scheduleKey } from '../space/space.ts'
+import type { Schedule } from '../space/space.ts'
+
+/**
+ * Minimal counterexample: given a base schedule and a divergent one (their
+ * outputs hash differently), find two schedules one adjacent swap apart whose
+ * outputs still differ. The swapped pair is the blame pair: the two operations
+ * whose relative order changes the output.
+ *
+ * The divergent schedule is bubble-sorted toward the base: each step swaps one
+ * adjacent pair that the base orders the other way. Both schedules keep every
+ * chain in order, so an inverted adjacent pair always spans two chains and
+ * every step is itself a schedule. The walk has exactly as many steps as there
+ * are inversions (at most n(n−1)/2); its ends hash differently, so some
+ * consecutive pair does too, and bisection finds one in O(log path) runs.
+ */
+
+/** The result of {@link minimize}. */
+export interface MinimalCounterexample {
+  /** The base-side schedule of the pair. */
+  readonly left: Schedule
+  /** `left` with the blame pair swapped. */
+  readonly right: Schedule
+  readonly leftHash: string
+  readonly rightHash: string
+  /** The two swapped operations, in the order `left` runs them. */
+  readonly blame: readonly [string, string]
+  /** How many distinct schedules were run (`hashOf` calls). */
+  readonly runs: number
+}
+
+/** Runs one schedule and returns the hash of its output. */
+export type HashOf = (schedule: Schedule) => Promise<string>
+
+/** The adjacent-transposition path from `base` (index 0) to `divergent` (last). */
+export function transpositionPath(base: Schedule, divergent: Schedule): Schedule[] {
+  const rank = new Map(base.map((op, index) => [op, index]))
+  const sameOps = base.length === divergent.length && rank.size === base.length && divergent.every((op) => rank.has(op))
+  if (!sameOps || new Set(divergent).size !== divergent.length) {
+    throw new Error('minimize needs two orders of the same distinct operations')
+  }
+  const current = divergent.slice()
+  const path: Schedule[] = [current.slice()]
+  // Bubble sort by base rank; every swap removes exactly one inversion.
+  for (let end = current.length - 1; end > 0; end--) {
+    for (let i = 0; i < end; i++) {
+      const a = current[i] as string
+      const b = current[i + 1] as string
+      if ((rank.get(a) as number) > (rank.get(b) as number)) {
+        current[i] = b
+        current[i + 1] = a
+        path.push(current.slice())
+      }
+    }
+  }
+  return path.reverse()
+}
+
+/**
+ * Shrinks a divergence to one adjacent swap. `hashOf(base)` and
+ * `hashOf(divergent)` must differ; hashes are memoised per schedule within
+ * the call, so at most ⌈log2(path length)⌉ + 2 schedules run.
+ */
+export async function minimize(base: Schedule, divergent: Schedule, hashOf: HashOf): Promise<MinimalCounterexample> {
+  const path = transpositionPath(base, divergent)
+  const memo = new Map<string, string>()
+  const hashAt = async (index: number): Promise<string> => {
+    const schedule = path[index] as Schedule
+    const key = scheduleKey(schedule)
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    const hash = await hashOf(schedule)
+    memo.set(key, hash)
+    return hash
+  }
+
+  let low = 0
+  let high = path.length - 1
+  let lowHash = await hashAt(low)
+  let highHash = await hashAt(high)
+  if (lowHash === highHash) {
+    throw new Error(`minimize needs schedules whose outputs differ; both hash to ${lowHash}`)
+  }
+  // Invariant: the outputs at `low` and `high` differ.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2)
+    const middleHash = await hashAt(middle)
+    if (middleHash !== lowHash) {
+      high = middle
+      highHash = middleHash
+    } else {
+      low = middle
+      lowHash = middleHash
+    }
+  }
+
+  const left = path[low] as Schedule
+  const right = path[high] as Schedule
+  const at = left.findIndex((op, index) => op !== right[index])
+  return {
+    left,
+    right,
+    leftHash: lowHash,
+    rightHash: highHash,
+    blame: [left[at] as string, left[at + 1] as string],
+    runs: memo.size,
+  }
+}

@@ -1,0 +1,133 @@
+import { VARIANT_NAMES } from '../src/variants/types.ts'
+import type { VariantName } from '../src/variants/types.ts'
+import { parseOp } from './space/space.ts'
+import type { Schedule } from './space/space.ts'
+
+/**
+ * Replay tokens: one plain line that names a scenario, the ordering variant,
+ * the system under test and the exact interleaving, so a divergence can be
+ * pasted back to rerun exactly that schedule on any machine:
+ *
+ *   <scenario>@<variant>[+<target>]:<op>,<op>,…
+ *
+ * e.g. `ci-flake@canonical:tool-todo,tool-subagent`. The `+<target>` part is
+ * written only for a target other than the default `reference`.
+ */
+
+/** The systems a schedule can run against: loadrace's reference model, or the published dsh packages. */
+export const TARGET_NAMES = ['reference', 'dsh'] as const
+
+/** A system under test. */
+export type TargetName = typeof TARGET_NAMES[number]
+
+/** The target a token implies when it names none. */
+export const DEFAULT_TARGET: TargetName = 'reference'
+
+/** Everything a replay needs. */
+export interface ReplayToken {
+  readonly scenario: string
+  readonly variant: VariantName
+  readonly target: TargetName
+  readonly schedule: Schedule
+}
+
+/** What a scenario name looks like. */
+export const SCENARIO_NAME_PATTERN = /^[a-z0-9-]+$/
+
+const FORM = '<scenario>@<variant>[+<target>]:<op>,<op>,… (e.g. ci-flake@canonical:tool-todo,tool-subagent)'
+
+/** Raised for a token that cannot be read; the message says what is wrong and shows the expected form. */
+export class TokenError extends Error {
+  constructor(problem: string) {
+    super(`invalid replay token: ${problem}; expected ${FORM}`)
+    this.name = 'TokenError'
+  }
+}
+
+function isVariant(name: string): name is VariantName {
+  return (VARIANT_NAMES as readonly string[]).includes(name)
+}
+
+function isTarget(name: string): name is TargetName {
+  return (TARGET_NAMES as readonly string[]).includes(name)
+}
+
+/** Why `scenario` is not a valid scenario name, or `undefined`. */
+function scenarioProblem(scenario: string): string | undefined {
+  if (scenario === '') return 'the scenario name is empty'
+  if (!SCENARIO_NAME_PATTERN.test(scenario)) return `scenario "${scenario}" must use only a-z, 0-9 and "-"`
+  return undefined
+}
+
+/**
+ * Why `schedule` cannot be a schedule, or `undefined`: every entry must be an
+ * operation label, none may repeat, and a plugin's `#k` must follow its `#k−1`
+ * (its import, for `#2`).
+ */
+function scheduleProblem(schedule: Schedule): string | undefined {
+  const seen = new Set<string>()
+  const batchesSeen = new Map<string, number>()
+  for (const [index, op] of schedule.entries()) {
+    const position = index + 1
+    if (op === '') return `operation ${position} is empty`
+    const parsed = parseOp(op)
+    if (parsed === undefined) {
+      return `operation ${position} "${op}" is not a plugin id or <plugin>#<batch ≥ 2>`
+    }
+    if (seen.has(op)) return `operation "${op}" appears twice`
+    seen.add(op)
+    const before = batchesSeen.get(parsed.plugin) ?? 0
+    if (parsed.batch !== before + 1) {
+      const expected = before === 0 ? parsed.plugin : `${parsed.plugin}#${before + 1}`
+      return `operation "${op}" comes before "${expected}"`
+    }
+    batchesSeen.set(parsed.plugin, parsed.batch)
+  }
+  return undefined
+}
+
+/** Renders a token; throws a {@link TokenError} for parts that could not be read back. */
+export function formatToken(token: ReplayToken): string {
+  const problem =
+    scenarioProblem(token.scenario) ??
+    (isVariant(token.variant) ? undefined : `unknown variant "${token.variant}"`) ??
+    (isTarget(token.target) ? undefined : `unknown target "${token.target}"`) ??
+    scheduleProblem(token.schedule)
+  if (problem !== undefined) throw new TokenError(problem)
+  const target = token.target === DEFAULT_TARGET ? '' : `+${token.target}`
+  return `${token.scenario}@${token.variant}${target}:${token.schedule.join(',')}`
+}
+
+/** Reads a token (surrounding whitespace is ignored); throws a {@link TokenError} saying what is wrong. */
+export function parseToken(text: string): ReplayToken {
+  const trimmed = text.trim()
+  if (trimmed === '') throw new TokenError('the token is empty')
+  if (/\s/.test(trimmed)) throw new TokenError('it contains whitespace')
+  const colon = trimmed.indexOf(':')
+  if (colon === -1) throw new TokenError('missing ":" before the operation list')
+  const head = trimmed.slice(0, colon)
+  const body = trimmed.slice(colon + 1)
+
+  const at = head.indexOf('@')
+  if (at === -1) throw new TokenError(`missing "@" between scenario and variant in "${head}"`)
+  const scenario = head.slice(0, at)
+  const scenarioIssue = scenarioProblem(scenario)
+  if (scenarioIssue !== undefined) throw new TokenError(scenarioIssue)
+
+  const rest = head.slice(at + 1)
+  const plus = rest.indexOf('+')
+  const variant = plus === -1 ? rest : rest.slice(0, plus)
+  const target = plus === -1 ? DEFAULT_TARGET : rest.slice(plus + 1)
+  if (variant === '') throw new TokenError('the variant is empty')
+  if (!isVariant(variant)) {
+    throw new TokenError(`unknown variant "${variant}" (known: ${VARIANT_NAMES.join(', ')})`)
+  }
+  if (!isTarget(target)) {
+    throw new TokenError(`unknown target "${target}" (known: ${TARGET_NAMES.join(', ')})`)
+  }
+
+  const schedule = body === '' ? [] : body.split(',')
+  const scheduleIssue = scheduleProblem(schedule)
+  if (scheduleIssue !== undefined) throw new TokenError(scheduleIssue)
+  return { scenario, variant, target, schedule }
+}
