@@ -7,7 +7,7 @@ import type { Divergence, Report, ReportOutput, ScenarioReport } from './types.t
  */
 
 function canonicalOutput(output: ReportOutput): ReportOutput {
-  return { hash: output.hash, count: output.count, token: output.token, tools: [...output.tools] }
+  return { hash: output.hash, count: output.count, first: output.first, token: output.token, tools: [...output.tools] }
 }
 
 function canonicalDivergence(divergence: Divergence): Divergence {

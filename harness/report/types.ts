@@ -19,6 +19,8 @@ export interface ReportOutput {
   hash: string
   /** How many explored interleavings produced it. */
   count: number
+  /** Exploration position (0-based, in the unsharded plan) of the first interleaving that produced it. */
+  first: number
   /** Replay token of the first interleaving that produced it. */
   token: string
   /** The header's tool names for this output (empty when the turn failed). */

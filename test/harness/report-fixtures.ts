@@ -25,7 +25,7 @@ function scenario(fields: Partial<ScenarioReport> & Pick<ScenarioReport, 'name'>
     passed: true,
     outcome: 'completed',
     distinctOutputs: 1,
-    outputs: [{ hash: HASH_A, count: 24, token: `lr1:${fields.name}:0123`, tools: ['alpha', 'beta'] }],
+    outputs: [{ hash: HASH_A, count: 24, first: 0, token: `lr1:${fields.name}:0123`, tools: ['alpha', 'beta'] }],
     divergence: null,
     golden: 'match',
     expected: { outcome: 'completed', deterministic: true },
@@ -60,8 +60,8 @@ export const divergent = scenario({
   outcome: 'completed',
   distinctOutputs: 2,
   outputs: [
-    { hash: HASH_A, count: 20, token: 'lr1:registration-race:alpha,beta,gamma,delta', tools: ['alpha', HOSTILE_TOOL] },
-    { hash: HASH_B, count: 17, token: "lr1:registration-race:gamma,alpha,beta,delta'quote", tools: [HOSTILE_TOOL, 'alpha'] },
+    { hash: HASH_A, count: 20, first: 1, token: 'lr1:registration-race:alpha,beta,gamma,delta', tools: ['alpha', HOSTILE_TOOL] },
+    { hash: HASH_B, count: 17, first: 2, token: "lr1:registration-race:gamma,alpha,beta,delta'quote", tools: [HOSTILE_TOOL, 'alpha'] },
   ],
   divergence: {
     part: 'request',
@@ -92,8 +92,8 @@ export const uncontrolled = scenario({
   strategy: 'random',
   guarantee: 'sampled',
   outputs: [
-    { hash: HASH_A, count: 3, token: 'lr1:clock:a', tools: ['alpha'] },
-    { hash: HASH_B, count: 2, token: 'lr1:clock:b', tools: ['alpha'] },
+    { hash: HASH_A, count: 3, first: 3, token: 'lr1:clock:a', tools: ['alpha'] },
+    { hash: HASH_B, count: 2, first: 4, token: 'lr1:clock:b', tools: ['alpha'] },
   ],
   golden: 'none',
   problems: ['the same interleaving produced different bytes on a rerun'],
@@ -104,7 +104,7 @@ export const stuck = scenario({
   verdict: 'stuck',
   passed: false,
   outcome: 'stuck',
-  outputs: [{ hash: HASH_A, count: 24, token: 'lr1:never-settles:x', tools: [] }],
+  outputs: [{ hash: HASH_A, count: 24, first: 5, token: 'lr1:never-settles:x', tools: [] }],
   golden: 'none',
   problems: ['plugin omega never finished loading'],
 })

@@ -1,0 +1,96 @@
+import { readFile, readdir, rename, writeFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createTwoFilesPatch } from 'diff'
+import type { GoldenStatus } from '../report/types.ts'
+import type { Projection } from '../oracle/projection.ts'
+
+/**
+ * A golden pins the canonical projection of a deterministic scenario: the
+ * header, the first dispatched request, the sequence of session event types,
+ * and the errors. Every sweep compares against it, so a change of the
+ * model-facing bytes that is the same in every interleaving is caught too.
+ */
+export interface Golden {
+  scenario: string
+  outcome: string
+  header: unknown
+  request: unknown
+  events: string[]
+  errors: { load: string[], turn: string[] }
+}
+
+export function goldenOf(scenario: string, projection: Projection): Golden {
+  return {
+    scenario,
+    outcome: projection.outcome,
+    header: projection.header,
+    request: projection.requests[0] ?? null,
+    events: projection.events.map(event => String((event as { type?: unknown }).type)),
+    errors: projection.errors,
+  }
+}
+
+export function renderGolden(golden: Golden): string {
+  return JSON.stringify(golden, null, 2) + '\n'
+}
+
+export function goldenPath(dir: string, scenario: string): string {
+  return join(dir, `${scenario}.json`)
+}
+
+export interface GoldenCheck {
+  status: GoldenStatus
+  /** Unified diff (golden → actual) when it mismatched. */
+  diff?: string
+}
+
+export interface GoldenPolicy {
+  dir: string
+  /** Write (or overwrite) goldens with the actual projection. */
+  update: boolean
+  /** In CI a missing golden fails instead of being written. */
+  ci: boolean
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/** Writes atomically: a temporary file in the same directory, then a rename. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`
+  await writeFile(temp, text)
+  await rename(temp, path)
+}
+
+/** Compares (or writes) the golden of one scenario. */
+export async function checkGolden(golden: Golden, policy: GoldenPolicy): Promise<GoldenCheck> {
+  const path = goldenPath(policy.dir, golden.scenario)
+  const actual = renderGolden(golden)
+  const pinned = await readText(path)
+  if (pinned === actual) return { status: 'match' }
+  if (policy.update || (pinned === undefined && !policy.ci)) {
+    await mkdir(policy.dir, { recursive: true })
+    await writeAtomically(path, actual)
+    return { status: 'written' }
+  }
+  if (pinned === undefined) return { status: 'missing' }
+  return { status: 'mismatch', diff: createTwoFilesPatch(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned, actual) }
+}
+
+/** Goldens in `dir` that belong to no scenario of `names`. */
+export async function obsoleteGoldens(dir: string, names: readonly string[]): Promise<string[]> {
+  let files: string[]
+  try {
+    files = await readdir(dir)
+  } catch {
+    return []
+  }
+  const known = new Set(names.map(name => `${name}.json`))
+  return files.filter(file => file.endsWith('.json') && !known.has(file)).sort().map(file => join(dir, file))
+}

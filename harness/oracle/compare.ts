@@ -1,0 +1,58 @@
+import { createTwoFilesPatch } from 'diff'
+import type { DivergenceKind, DivergencePart } from '../report/types.ts'
+import type { Projection } from './projection.ts'
+
+/**
+ * The parts of a projection, in the order a divergence is attributed: the
+ * model-facing bytes first, then misconfiguration errors, then the rest of the
+ * session log (which repeats the others, so it is the least specific).
+ */
+export const PARTS: readonly DivergencePart[] = ['header', 'request', 'errors', 'events']
+
+export function partOf(projection: Projection, part: DivergencePart): unknown {
+  switch (part) {
+    case 'header': return projection.header
+    case 'request': return projection.requests
+    case 'errors': return { outcome: projection.outcome, ...projection.errors, stuck: projection.stuck }
+    case 'events': return { events: projection.events, live: projection.live }
+  }
+}
+
+/** Recursively sorts every array by its elements' JSON, so that permutations compare equal. */
+function sortArrays(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(sortArrays).map(item => [JSON.stringify(item), item] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, item]) => item)
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, sortArrays(item)]))
+  }
+  return value
+}
+
+/** `order` when the two values hold the same elements permuted, else `content`. */
+export function kindOf(a: unknown, b: unknown): DivergenceKind {
+  return JSON.stringify(sortArrays(a)) === JSON.stringify(sortArrays(b)) ? 'order' : 'content'
+}
+
+export interface Difference {
+  part: DivergencePart
+  kind: DivergenceKind
+}
+
+/** The first part (in `PARTS` order) where two projections differ, or undefined when they are identical. */
+export function firstDifference(a: Projection, b: Projection): Difference | undefined {
+  for (const part of PARTS) {
+    const left = partOf(a, part)
+    const right = partOf(b, part)
+    if (JSON.stringify(left) !== JSON.stringify(right)) return { part, kind: kindOf(left, right) }
+  }
+  return undefined
+}
+
+/** A unified diff of one part of two projections, pretty-printed JSON, labelled with the replay tokens. */
+export function diffPart(a: Projection, b: Projection, part: DivergencePart, labels: [string, string]): string {
+  const render = (projection: Projection) => JSON.stringify(partOf(projection, part), null, 2) + '\n'
+  return createTwoFilesPatch(labels[0], labels[1], render(a), render(b), undefined, undefined, { context: 3 })
+}

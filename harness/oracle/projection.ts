@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto'
+import type { LiveRecord, Observation } from '../targets/types.ts'
+
+/** How an interleaving ended. */
+export type Outcome = 'completed' | 'turn-error' | 'load-error' | 'stuck'
+
+/** Why an interleaving was declared stuck. */
+export interface StuckInfo {
+  /** `no-progress`: work was unsettled and nothing could wake it; `timeout`: the per-interleaving timeout expired. */
+  reason: 'no-progress' | 'timeout'
+  phase: 'boot' | 'turns'
+  /** Operations that were pending or never reached when the run stopped. */
+  waiting: string[]
+}
+
+/**
+ * Everything model-facing (and everything a misconfiguration shows) of one
+ * interleaving. Two interleavings are equivalent exactly when their
+ * projections serialise to the same bytes.
+ */
+export interface Projection {
+  outcome: Outcome
+  /** The request-header fold after the last turn; null when no header was logged. */
+  header: unknown
+  /** Every dispatched request, `signal` removed, key order as built. */
+  requests: unknown[]
+  /** The session log, `time` removed (ids come from a deterministic generator). */
+  events: unknown[]
+  /** agent/status transitions and agent/error records, in emission order. */
+  live: LiveRecord[]
+  errors: {
+    /** Errors logged while loading plugins, in logging order. */
+    load: string[]
+    /** agent/error messages, in order. */
+    turn: string[]
+  }
+  stuck: StuckInfo | null
+}
+
+/** A JSON-safe copy of `value` with the listed keys dropped at the top level, other keys in their original order. */
+function without(value: unknown, keys: readonly string[]): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return jsonClone(value)
+  const result: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (!keys.includes(key)) result[key] = item
+  }
+  return jsonClone(result)
+}
+
+function jsonClone(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value)) as unknown
+}
+
+export interface ProjectionInput {
+  observation: Observation | undefined
+  loadErrors: readonly string[]
+  stuck: StuckInfo | null
+}
+
+/** Builds the projection of one interleaving from what it observed. */
+export function project(input: ProjectionInput): Projection {
+  const { observation, loadErrors, stuck } = input
+  const live = observation ? [...observation.live] : []
+  const turnErrors = live.flatMap(record => record.event === 'agent/error' ? [record.message] : [])
+  const outcome: Outcome = stuck
+    ? 'stuck'
+    : loadErrors.length > 0 || !observation
+      ? 'load-error'
+      : turnErrors.length > 0 ? 'turn-error' : 'completed'
+  return {
+    outcome,
+    header: observation?.header === undefined ? null : jsonClone(observation.header),
+    requests: (observation?.requests ?? []).map(request => without(request, ['signal'])),
+    events: (observation?.events ?? []).map(event => without(event, ['time'])),
+    live,
+    errors: { load: [...loadErrors], turn: turnErrors },
+    stuck,
+  }
+}
+
+/** The projection's bytes: JSON with the system's own key order (key order is part of a request's bytes). */
+export function serialize(projection: Projection): string {
+  return JSON.stringify(projection)
+}
+
+/** sha256 (hex) of the serialised projection: the name of an output. */
+export function hashOf(json: string): string {
+  return createHash('sha256').update(json).digest('hex')
+}
+
+/** The header's tool names (empty when no header or no tools). */
+export function headerToolNames(projection: Projection): string[] {
+  const header = projection.header as { tools?: { name?: unknown }[] } | null
+  return (header?.tools ?? []).map(tool => String(tool.name))
+}

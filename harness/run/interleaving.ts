@@ -1,0 +1,147 @@
+import { Context, Logger, type Message } from '@deepseek-ai/cordis'
+import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
+import { createDeterministicEnvironment } from '../../src/runtime/environment.ts'
+import type { Scenario } from '../scenario/types.ts'
+import type { Schedule } from '../space/space.ts'
+import type { Mounted, Observation, Target } from '../targets/types.ts'
+import { OperationPool } from '../loader/operations.ts'
+import { scheduledTrees } from '../loader/trees.ts'
+import { driveSchedule } from '../loader/drive.ts'
+import { quiesce } from '../loader/quiescence.ts'
+import { hashOf, project, serialize, type Projection, type StuckInfo } from '../oracle/projection.ts'
+import type { PluginHost } from '../plugins/tool-plugin.ts'
+import { entriesOf, settlementOf } from './modules.ts'
+import { resourceBaseline } from './resources.ts'
+import { Sandbox } from './sandbox.ts'
+import { settleOrStuck } from './settle.ts'
+import { includeFileOf } from './include-file.ts'
+
+/** Default per-interleaving timeout. */
+export const DEFAULT_TIMEOUT_MS = 5_000
+
+export interface InterleavingResult {
+  /** The order in which operations were actually released: the replayable schedule. */
+  schedule: string[]
+  projection: Projection
+  /** The projection's bytes. */
+  json: string
+  hash: string
+}
+
+const plainExporter = { colors: false as const, export() {} }
+
+/** The text of one logged error: the error's message, or the formatted log line. */
+function logText(message: Message): string {
+  const [first] = message.args
+  if (first instanceof Error) return first.message
+  return Logger.format(plainExporter, message)
+}
+
+/** Disposes every top-level fiber of `root` without waiting (a hung fiber must not hang the harness). */
+function disposeAll(root: Context): void {
+  for (const runtime of [...root.registry.values()]) {
+    for (const fiber of [...runtime.fibers]) {
+      if (fiber.parent.fiber !== root.fiber) continue
+      void fiber.dispose().catch(() => {})
+    }
+  }
+}
+
+/**
+ * Runs one interleaving of `scenario` against `target`: a fresh root context,
+ * the base composition, a scheduled loader whose every import and batch gap
+ * waits for the scheduler, the operations released in `schedule` order (each
+ * followed by quiescence), boot, the scenario's turns, and the projection.
+ * Never hangs: unsettleable work is reported as stuck.
+ */
+export async function runInterleaving(
+  scenario: Scenario,
+  target: Target,
+  schedule: Schedule,
+  options: { timeoutMs?: number } = {},
+): Promise<InterleavingResult> {
+  const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
+  const stackTraceLimit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  const sandbox = new Sandbox()
+  const root = new Context()
+  try {
+    const loadErrors: string[] = []
+    root.logger.exporter({
+      export: (message) => {
+        if (message.type === 'error') loadErrors.push(logText(message))
+      },
+    })
+    let statusChanges = 0
+    root.on('internal/status', () => { statusChanges++ })
+    const pool = new OperationPool()
+    const baseline = resourceBaseline()
+    sandbox.install()
+
+    const mounted: Mounted = target.mount(root, {
+      app: scenario.app,
+      config: scenario.config,
+      variant: scenario.variant,
+      invariant: scenario.invariant,
+      environment: createDeterministicEnvironment(),
+    })
+    const host: PluginHost = {
+      mounted,
+      gate: label => pool.hold(label, { kind: 'value', produce: () => undefined }),
+      hasRegistered: (ctx, id) => {
+        const spec = scenario.plugins.find(plugin => plugin.id === id)
+        if (spec?.kind === 'tools') return spec.batches[0]!.every(tool => mounted.hasTool(ctx, tool.name))
+        return pool.released().includes(id)
+      },
+    }
+    const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
+    const trees = scheduledTrees((entryId) => {
+      const spec = specs.get(entryId)
+      if (!spec) return Promise.reject(new Error(`no plugin "${entryId}" in scenario ${scenario.name}`))
+      return pool.hold(entryId, settlementOf(spec, host))
+    })
+
+    const progress = () => pool.version + statusChanges
+    const settle = () => quiesce(progress, deadline)
+    const stuck = (reason: StuckInfo['reason'], phase: StuckInfo['phase']): StuckInfo => ({
+      reason,
+      phase,
+      waiting: [...pool.pending(), ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op))],
+    })
+    const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
+      const projection = project({ observation, loadErrors, stuck: stuckInfo })
+      const json = serialize(projection)
+      return { schedule: [...pool.released()], projection, json, hash: hashOf(json) }
+    }
+
+    root.plugin(trees.Loader)
+    await settle()
+    const loader = root.get('loader') as Loader | undefined
+    if (!loader) throw new Error('scheduled loader did not start')
+    const entries = entriesOf(scenario)
+    void (scenario.loader === 'include'
+      ? loader.root.update([{ id: 'include', name: 'cordis:include', config: { path: await includeFileOf(scenario, entries) } }])
+      : loader.root.update(entries))
+
+    const imports = await settleOrStuck(pool.whenRequested(scenario.plugins.map(spec => spec.id)), deadline, baseline)
+    if (imports.kind === 'stuck') return finish(undefined, stuck(imports.reason, 'boot'))
+    await driveSchedule(pool, schedule, settle)
+    const boot = await settleOrStuck(loader.await(), deadline, baseline)
+    if (boot.kind === 'stuck') return finish(undefined, stuck(boot.reason, 'boot'))
+    if (boot.kind === 'rejected') loadErrors.push(boot.error instanceof Error ? boot.error.message : String(boot.error))
+
+    const problem = mounted.bootProblem()
+    if (problem !== undefined) {
+      loadErrors.push(problem)
+      return finish(undefined, null)
+    }
+    const turns = await settleOrStuck(mounted.runTurns(scenario.turns), deadline, baseline)
+    if (turns.kind === 'stuck') return finish(undefined, stuck(turns.reason, 'turns'))
+    if (turns.kind === 'rejected') throw turns.error
+    return finish(turns.value, null)
+  } finally {
+    sandbox.dispose()
+    disposeAll(root)
+    Error.stackTraceLimit = stackTraceLimit
+  }
+}

@@ -1,0 +1,75 @@
+import type { Scenario } from '../scenario/types.ts'
+import type { Divergence, Verdict } from '../report/types.ts'
+import { pluginOf, type Schedule } from '../space/space.ts'
+import { formatToken } from '../token.ts'
+import { minimize } from '../oracle/minimize.ts'
+import { diffPart, firstDifference } from '../oracle/compare.ts'
+import type { Projection } from '../oracle/projection.ts'
+import type { Exploration } from './explore.ts'
+import type { RunCache } from './hash-cache.ts'
+import type { RunRecord } from './runner.ts'
+import { swapMatrix } from './swaps.ts'
+
+/** What the exploration means. */
+export interface Analysis {
+  verdict: Verdict
+  divergence: Divergence | null
+  /** A schedule that replayed to different bytes, with both hashes. */
+  uncontrolled: { token: string, hashes: [string, string] } | null
+  /** The first stuck interleaving. */
+  stuck: RunRecord | null
+}
+
+/** The replay token of an interleaving of `scenario`. */
+export function tokenOf(scenario: Scenario, schedule: Schedule): string {
+  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule })
+}
+
+/** Replays `record`'s schedule; a different hash means nondeterminism the harness does not control. */
+async function replayDiffers(scenario: Scenario, record: RunRecord, cache: RunCache): Promise<Analysis['uncontrolled']> {
+  const again = await cache.rerun(record.schedule)
+  if (again.hash === record.hash) return null
+  return { token: tokenOf(scenario, record.schedule), hashes: [record.hash, again.hash] }
+}
+
+async function counterexample(scenario: Scenario, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
+  const result = await minimize(base.schedule, divergent.schedule, schedule => cache.hash(schedule))
+  const left = await cache.run(result.left)
+  const right = await cache.run(result.right)
+  const tokens: [string, string] = [tokenOf(scenario, left.schedule), tokenOf(scenario, right.schedule)]
+  const a = JSON.parse(left.json) as Projection
+  const b = JSON.parse(right.json) as Projection
+  const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
+  const plugins = scenario.plugins.map(spec => spec.id)
+  return {
+    part: difference.part,
+    kind: difference.kind,
+    blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
+    tokens,
+    diff: diffPart(a, b, difference.part, tokens),
+    swaps: { plugins, changed: await swapMatrix(base.schedule, plugins, cache) },
+  }
+}
+
+/**
+ * Turns an exploration into a verdict: replays the first interleaving to rule
+ * out nondeterminism the harness does not control (`uncontrolled`), reports a
+ * stuck interleaving (`stuck`), and for a divergence replays the divergent
+ * interleaving too, then shrinks the pair to one adjacent swap and names the
+ * two plugins swapped.
+ */
+export async function analyze(scenario: Scenario, exploration: Exploration, cache: RunCache): Promise<Analysis> {
+  const baseline = exploration.outputs[0]?.first
+  if (!baseline) return { verdict: 'error', divergence: null, uncontrolled: null, stuck: null }
+  const stuck = exploration.outputs.find(group => group.first.outcome === 'stuck')?.first ?? null
+  if (stuck?.stuck?.reason !== 'timeout') {
+    const uncontrolled = await replayDiffers(scenario, baseline, cache)
+    if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck }
+  }
+  if (stuck) return { verdict: 'stuck', divergence: null, uncontrolled: null, stuck }
+  if (exploration.outputs.length === 1) return { verdict: 'deterministic', divergence: null, uncontrolled: null, stuck: null }
+  const divergent = exploration.outputs[1]!.first
+  const uncontrolled = await replayDiffers(scenario, divergent, cache)
+  if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck: null }
+  return { verdict: 'divergent', divergence: await counterexample(scenario, baseline, divergent, cache), uncontrolled: null, stuck: null }
+}

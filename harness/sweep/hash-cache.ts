@@ -1,0 +1,35 @@
+import type { Scenario } from '../scenario/types.ts'
+import type { Schedule } from '../space/space.ts'
+import type { RunRecord, Runner } from './runner.ts'
+
+/**
+ * Single runs of one scenario, memoised by schedule: minimisation, the swap
+ * matrix and replays of divergent pairs often ask for the same interleaving.
+ */
+export class RunCache {
+  private readonly runs = new Map<string, Promise<RunRecord & { json: string }>>()
+  count = 0
+
+  constructor(private readonly runner: Runner, private readonly scenario: Scenario) {}
+
+  run(schedule: Schedule): Promise<RunRecord & { json: string }> {
+    const key = schedule.join(',')
+    let run = this.runs.get(key)
+    if (!run) {
+      this.count++
+      run = this.runner.runOne(this.scenario, schedule)
+      this.runs.set(key, run)
+    }
+    return run
+  }
+
+  /** Runs `schedule` afresh, bypassing the memo (to check that a schedule replays to the same bytes). */
+  rerun(schedule: Schedule): Promise<RunRecord & { json: string }> {
+    this.count++
+    return this.runner.runOne(this.scenario, schedule)
+  }
+
+  async hash(schedule: Schedule): Promise<string> {
+    return (await this.run(schedule)).hash
+  }
+}

@@ -1,0 +1,88 @@
+import type { Scenario } from '../scenario/types.ts'
+import type { GoldenStatus, ReportOutput, ScenarioReport } from '../report/types.ts'
+import { formatGuarantee } from '../strategies/index.ts'
+import type { Analysis } from './analyze.ts'
+import { tokenOf } from './analyze.ts'
+import type { Exploration } from './explore.ts'
+
+export interface ScenarioVerdictInput {
+  scenario: Scenario
+  strategy: string
+  exploration: Exploration
+  analysis: Analysis
+  problems: string[]
+  golden: { status: GoldenStatus, diff?: string }
+  durationMs: number
+}
+
+/** The common outcome of all interleavings, or `mixed`. */
+function outcomeOf(exploration: Exploration): string {
+  const outcomes = new Set(exploration.outputs.map(group => group.first.outcome))
+  if (outcomes.size === 1) return [...outcomes][0]!
+  return outcomes.size === 0 ? 'none' : 'mixed'
+}
+
+/** One scenario's entry of the report. */
+export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
+  const { scenario, exploration, analysis } = input
+  const outputs: ReportOutput[] = exploration.outputs.map(group => ({
+    hash: group.hash,
+    count: group.count,
+    first: group.first.index,
+    token: tokenOf(scenario, group.first.schedule),
+    tools: group.first.tools,
+  }))
+  const goldenFailed = input.golden.status === 'mismatch' || input.golden.status === 'missing'
+  const problems = [...input.problems]
+  if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden')
+  if (input.golden.status === 'missing') problems.push('no golden pinned for this scenario (run with --update-goldens to write it)')
+  const report: ScenarioReport = {
+    name: scenario.name,
+    file: scenario.file,
+    variant: scenario.variant,
+    target: scenario.target,
+    plugins: scenario.plugins.length,
+    space: exploration.size.toString(),
+    explored: exploration.explored,
+    strategy: input.strategy,
+    guarantee: formatGuarantee(exploration.guarantee),
+    verdict: analysis.verdict,
+    passed: problems.length === 0 && !goldenFailed,
+    outcome: outcomeOf(exploration),
+    distinctOutputs: outputs.length,
+    outputs,
+    divergence: analysis.divergence,
+    golden: input.golden.status,
+    expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
+    problems,
+    durationMs: input.durationMs,
+  }
+  if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
+  return report
+}
+
+/** The entry of a scenario the target cannot run. */
+export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
+  return {
+    name: scenario.name,
+    file: scenario.file,
+    variant: scenario.variant,
+    target: scenario.target,
+    plugins: scenario.plugins.length,
+    space: '0',
+    explored: 0,
+    strategy,
+    guarantee: 'sampled',
+    verdict: 'deterministic',
+    passed: true,
+    outcome: 'none',
+    distinctOutputs: 0,
+    outputs: [],
+    divergence: null,
+    golden: 'none',
+    expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
+    problems: [],
+    skipped: reason,
+    durationMs: 0,
+  }
+}

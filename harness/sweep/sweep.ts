@@ -1,0 +1,123 @@
+import type { Scenario } from '../scenario/types.ts'
+import type { Report, ScenarioReport } from '../report/types.ts'
+import type { VariantName } from '../../src/variants/types.ts'
+import type { TargetName } from '../targets/types.ts'
+import { loadTarget } from '../targets/index.ts'
+import type { Projection } from '../oracle/projection.ts'
+import { checkGolden, goldenOf, obsoleteGoldens, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
+import { VERSION } from '../version.ts'
+import { explore, type Exploration, type ExploreOptions } from './explore.ts'
+import { analyze } from './analyze.ts'
+import { expectationProblems } from './expectation.ts'
+import { RunCache } from './hash-cache.ts'
+import type { Runner } from './runner.ts'
+import { scenarioReport, skippedReport } from './scenario-report.ts'
+import { formatShard } from './shard.ts'
+
+export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
+  /** Run every scenario under this variant instead of its own. */
+  variant?: VariantName
+  /** Run every scenario against this target instead of its own. */
+  target?: TargetName
+  runner: Runner
+  /** Reported in the report's options. */
+  workers: number
+  /** Golden policy; undefined: no golden checks. */
+  goldens?: GoldenPolicy
+  onScenario?: (scenario: Scenario) => void
+  onProgress?: (scenario: Scenario, explored: number, planned: number) => void
+}
+
+/** A scenario with the sweep's overrides applied. */
+export function withOverrides(scenario: Scenario, options: { variant?: VariantName, target?: TargetName }): Scenario {
+  return { ...scenario, variant: options.variant ?? scenario.variant, target: options.target ?? scenario.target }
+}
+
+async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined): Promise<GoldenCheck> {
+  if (!policy || scenario.target !== 'reference') return { status: 'none' }
+  // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
+  const effective = overridden ? { ...policy, update: false, ci: true } : policy
+  const check = await checkGolden(goldenOf(scenario.name, projection), effective)
+  return overridden && check.status === 'missing' ? { status: 'none' } : check
+}
+
+/** What judging an exploration needs besides the exploration itself. */
+export interface JudgeOptions {
+  strategy: string
+  runner: Runner
+  goldens?: GoldenPolicy
+  /** The exploration was cut short: report it without replays or minimisation. */
+  interrupted?: boolean
+}
+
+/**
+ * Judges an exploration (fresh, or merged from shards): verdict with replays
+ * and minimisation, expectation problems, golden check, report entry.
+ */
+export async function judge(original: Scenario, scenario: Scenario, exploration: Exploration, options: JudgeOptions, started = Date.now()): Promise<ScenarioReport> {
+  const interrupted = options.interrupted === true
+  const analysis = interrupted
+    ? { verdict: exploration.outputs.length > 1 ? 'divergent' as const : 'deterministic' as const, divergence: null, uncontrolled: null, stuck: null }
+    : await analyze(scenario, exploration, new RunCache(options.runner, scenario))
+  const problems = expectationProblems(scenario, exploration, analysis)
+  if (interrupted) problems.unshift('interrupted before the exploration finished')
+  const overridden = scenario.variant !== original.variant || scenario.target !== original.target
+  const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
+    ? await goldenFor(scenario, overridden, JSON.parse(exploration.outputs[0]!.json) as Projection, options.goldens)
+    : { status: 'none' as const }
+  return scenarioReport({ scenario, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
+}
+
+/** Sweeps one scenario: explore, then judge. */
+export async function sweepScenario(original: Scenario, options: SweepOptions): Promise<ScenarioReport> {
+  const started = Date.now()
+  const scenario = withOverrides(original, options)
+  const target = await loadTarget(scenario.target)
+  const reason = target.unsupported(scenario)
+  if (reason !== undefined) return skippedReport(scenario, options.strategy, reason)
+  const exploration = await explore(scenario, options.runner, {
+    ...options,
+    onProgress: (explored, planned) => options.onProgress?.(scenario, explored, planned),
+  })
+  return judge(original, scenario, exploration, { ...options, interrupted: options.signal?.aborted === true }, started)
+}
+
+/**
+ * Sweeps scenarios one after another and assembles the report. Stops early
+ * (and marks the report incomplete) when the signal aborts.
+ */
+export async function sweep(scenarios: readonly Scenario[], options: SweepOptions): Promise<Report> {
+  const started = Date.now()
+  const reports: ScenarioReport[] = []
+  for (const scenario of scenarios) {
+    if (options.signal?.aborted) break
+    options.onScenario?.(scenario)
+    reports.push(await sweepScenario(scenario, options))
+  }
+  const complete = !options.signal?.aborted && reports.length === scenarios.length
+  const report: Report = {
+    tool: 'loadrace',
+    version: VERSION,
+    complete,
+    options: {
+      strategy: options.strategy,
+      seed: options.seed,
+      budget: options.budget,
+      shard: options.shard ? formatShard(options.shard) : null,
+      workers: options.workers,
+    },
+    scenarios: reports,
+    summary: {
+      scenarios: reports.length,
+      passed: reports.filter(report => report.passed).length,
+      failed: reports.filter(report => !report.passed).length,
+      interleavings: reports.reduce((total, report) => total + report.explored, 0),
+      durationMs: Date.now() - started,
+    },
+  }
+  if (options.goldens?.ci && complete && !options.shard) {
+    const obsolete = await obsoleteGoldens(options.goldens.dir, scenarios.map(scenario => scenario.name))
+    if (obsolete.length > 0) report.obsoleteGoldens = obsolete
+  }
+  return report
+}
