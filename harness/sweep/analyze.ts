@@ -9,6 +9,7 @@ import type { Exploration } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
 import type { RunRecord } from './runner.ts'
 import { swapMatrix } from './swaps.ts'
+import { spaceOfScenario } from './explore.ts'
 
 /** What the exploration means. */
 export interface Analysis {
@@ -40,14 +41,14 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
   const a = JSON.parse(left.json) as Projection
   const b = JSON.parse(right.json) as Projection
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
-  const plugins = scenario.plugins.map(spec => spec.id)
+  const space = spaceOfScenario(scenario)
   return {
     part: difference.part,
     kind: difference.kind,
     blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
-    swaps: { plugins, changed: await swapMatrix(base.schedule, plugins, cache) },
+    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, base.schedule, result.blame, cache) },
   }
 }
 

@@ -1,42 +1,39 @@
-import type { Schedule } from '../space/space.ts'
-import { pluginOf } from '../space/space.ts'
+import { isSchedule, pluginOf, type Schedule, type Space } from '../space/space.ts'
 import type { RunCache } from './hash-cache.ts'
 
 /**
- * The two schedules that order plugins `a` and `b` both ways while every
- * other operation keeps its place in `base`: the positions held by a's and
- * b's operations are refilled with all of a's operations then all of b's, and
- * the other way round. For single-batch plugins that is exactly exchanging them.
+ * The two schedules that put plugin `b`'s import right after, and right
+ * before, plugin `a`'s import, everything else keeping its order from `base`.
+ * They differ by exactly one adjacent swap of a and b, so different bytes mean
+ * the relative order of a and b alone changes the output. Undefined when
+ * moving b's import would break b's own chain (its later batches).
  */
-export function pairOrders(base: Schedule, a: string, b: string): [Schedule, Schedule] {
-  const positions: number[] = []
-  const ops = { a: [] as string[], b: [] as string[] }
-  base.forEach((op, position) => {
-    const plugin = pluginOf(op)
-    if (plugin === a) ops.a.push(op)
-    else if (plugin === b) ops.b.push(op)
-    else return
-    positions.push(position)
-  })
-  const fill = (first: string[], second: string[]) => {
-    const result = [...base]
-    const order = [...first, ...second]
-    positions.forEach((position, i) => { result[position] = order[i]! })
-    return result
-  }
-  return [fill(ops.a, ops.b), fill(ops.b, ops.a)]
+export function adjacentOrders(space: Space, base: Schedule, a: string, b: string): [Schedule, Schedule] | undefined {
+  const rest = base.filter(op => op !== b)
+  const at = rest.indexOf(a)
+  const after = [...rest.slice(0, at + 1), b, ...rest.slice(at + 1)]
+  const before = [...rest.slice(0, at), b, ...rest.slice(at)]
+  return isSchedule(space, after) && isSchedule(space, before) ? [after, before] : undefined
 }
 
 /**
- * Which plugin pairs change the bytes when ordered both ways around `base`:
- * the data of the report's plugin × plugin matrix.
+ * Which plugin pairs change the bytes when swapped next to each other around
+ * the `base` interleaving — the data of the report's plugin × plugin matrix.
+ * The pair blamed by the minimal counterexample is always included (it was
+ * proven, possibly around another interleaving).
  */
-export async function swapMatrix(base: Schedule, plugins: readonly string[], cache: RunCache): Promise<[string, string][]> {
+export async function swapMatrix(space: Space, base: Schedule, blame: readonly [string, string], cache: RunCache): Promise<[string, string][]> {
+  const plugins = space.chains.map(chain => chain.plugin)
+  const blamed = new Set(blame.map(op => pluginOf(op)))
   const changed: [string, string][] = []
   for (const [i, a] of plugins.entries()) {
     for (const b of plugins.slice(i + 1)) {
-      const [ab, ba] = pairOrders(base, a, b)
-      if (await cache.hash(ab) !== await cache.hash(ba)) changed.push([a, b])
+      if (blamed.has(a) && blamed.has(b) && a !== b) {
+        changed.push([a, b])
+        continue
+      }
+      const orders = adjacentOrders(space, base, a, b) ?? adjacentOrders(space, base, b, a)
+      if (orders && await cache.hash(orders[0]) !== await cache.hash(orders[1])) changed.push([a, b])
     }
   }
   return changed

@@ -82,6 +82,33 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
   return judge(original, scenario, exploration, { ...options, interrupted: options.signal?.aborted === true }, started)
 }
 
+/** What the report's header records about how a sweep ran. */
+export type ReportSettings = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'shard' | 'workers'>
+
+/** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
+export function assembleReport(reports: ScenarioReport[], settings: ReportSettings, complete: boolean, durationMs: number): Report {
+  return {
+    tool: 'loadrace',
+    version: VERSION,
+    complete,
+    options: {
+      strategy: settings.strategy,
+      seed: settings.seed,
+      budget: settings.budget,
+      shard: settings.shard ? formatShard(settings.shard) : null,
+      workers: settings.workers,
+    },
+    scenarios: reports,
+    summary: {
+      scenarios: reports.length,
+      passed: reports.filter(report => report.passed).length,
+      failed: reports.filter(report => !report.passed).length,
+      interleavings: reports.reduce((total, report) => total + report.explored, 0),
+      durationMs,
+    },
+  }
+}
+
 /**
  * Sweeps scenarios one after another and assembles the report. Stops early
  * (and marks the report incomplete) when the signal aborts.
@@ -95,26 +122,7 @@ export async function sweep(scenarios: readonly Scenario[], options: SweepOption
     reports.push(await sweepScenario(scenario, options))
   }
   const complete = !options.signal?.aborted && reports.length === scenarios.length
-  const report: Report = {
-    tool: 'loadrace',
-    version: VERSION,
-    complete,
-    options: {
-      strategy: options.strategy,
-      seed: options.seed,
-      budget: options.budget,
-      shard: options.shard ? formatShard(options.shard) : null,
-      workers: options.workers,
-    },
-    scenarios: reports,
-    summary: {
-      scenarios: reports.length,
-      passed: reports.filter(report => report.passed).length,
-      failed: reports.filter(report => !report.passed).length,
-      interleavings: reports.reduce((total, report) => total + report.explored, 0),
-      durationMs: Date.now() - started,
-    },
-  }
+  const report = assembleReport(reports, options, complete, Date.now() - started)
   if (options.goldens?.ci && complete && !options.shard) {
     const obsolete = await obsoleteGoldens(options.goldens.dir, scenarios.map(scenario => scenario.name))
     if (obsolete.length > 0) report.obsoleteGoldens = obsolete

@@ -1,0 +1,57 @@
+import type { Context } from '@deepseek-ai/cordis'
+import { mountReference } from '../../src/composition.ts'
+import { MockAdapter } from '../../src/llm/mock-adapter.ts'
+import { getVariant } from '../../src/variants/index.ts'
+import type { LiveRecord, Mounted, MountOptions, Target } from './types.ts'
+import { missingService } from './boot.ts'
+
+/** The scripted model's reply to every request. */
+const REPLY = 'ok'
+
+/** The text an agent error contributes: its message (the thrown value verbatim otherwise). */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function mount(root: Context, options: MountOptions): Mounted {
+  const adapter = new MockAdapter({ fallback: MockAdapter.textResponse(REPLY) })
+  mountReference(root, {
+    app: options.app,
+    config: options.config as { persona?: string, toolOrder?: string[] },
+    variant: getVariant(options.variant),
+    environment: options.environment,
+    adapter,
+    invariant: options.invariant,
+  })
+  return {
+    toolService: 'tools',
+    registerTool(ctx, tool, { weight }) {
+      ctx.tools.register({ ...tool, execute: () => `${tool.name}: ok` }, weight === undefined ? {} : { weight })
+    },
+    hasTool: (ctx, name) => ctx.tools.get(name) !== undefined,
+    bootProblem: () => missingService(root),
+    async runTurns(turns) {
+      const live: LiveRecord[] = []
+      root.on('agent/status', ({ status }) => { live.push({ event: 'agent/status', status }) })
+      root.on('agent/error', ({ turn, step, error }) => { live.push({ event: 'agent/error', turn, step, message: messageOf(error) }) })
+      const agent = root.agentLoop.create()
+      for (let turn = 1; turn <= turns; turn++) {
+        agent.followup(`turn ${turn}`)
+        await agent.idle()
+      }
+      return {
+        events: agent.session.events as unknown as Record<string, unknown>[],
+        requests: adapter.requests,
+        header: agent.session.requestHeader(),
+        live,
+      }
+    },
+  }
+}
+
+/** loadrace's own reference system (`src/`). */
+export const referenceTarget: Target = {
+  name: 'reference',
+  unsupported: () => undefined,
+  mount,
+}
