@@ -1,8 +1,9 @@
-import type { Context, Fiber } from '@deepseek-ai/cordis'
+import type { Context, Fiber, Plugin } from '@deepseek-ai/cordis'
 import { AgentLoopInvariant } from './agent/invariant.ts'
 import { AgentLoop } from './agent/loop.ts'
 import { AcpAgent } from './app/acp-agent.ts'
 import { AgentCore } from './app/agent-core.ts'
+import { definedOnly } from './app/forward.ts'
 import { StdioAgent } from './app/stdio-agent.ts'
 import { MockAdapter } from './llm/mock-adapter.ts'
 import { LlmService } from './llm/service.ts'
@@ -75,12 +76,69 @@ const MockAdapterPlugin = {
   },
 }
 
-/** The forwarded keys, each present only when it was given (an omitted `toolOrder` must stay absent). */
-function forwardedConfig(config: ReferenceConfig): ReferenceConfig {
-  return {
-    ...config.persona === undefined ? {} : { persona: config.persona },
-    ...config.toolOrder === undefined ? {} : { toolOrder: config.toolOrder },
+/** One plugin of the composition, as `ctx.plugin(plugin, config)` takes it. */
+export interface ReferencePart {
+  /** The `ReferenceHandles.fibers` key it is mounted under. */
+  key: keyof ReferenceHandles['fibers']
+  plugin: Plugin
+  config?: unknown
+}
+
+/** The app part: SystemPrompt and AgentLoop directly, or one app plugin that mounts its chain. */
+function appParts(app: ReferenceApp, config: ReferenceConfig): ReferencePart[] {
+  const forwarded = definedOnly(config)
+  switch (app) {
+    case 'none': return [
+      { key: 'systemPrompt', plugin: SystemPrompt, config: forwarded },
+      { key: 'agentLoop', plugin: AgentLoop, config: { agents: [] } },
+    ]
+    case 'agent-core': return [{ key: 'app', plugin: AgentCore, config: { ...forwarded, agents: [] } }]
+    case 'stdio-agent': return [{ key: 'app', plugin: StdioAgent, config: forwarded }]
+    case 'acp-agent': return [{ key: 'app', plugin: AcpAgent, config: forwarded }]
   }
+}
+
+/**
+ * The composition as an ordered list of plugins: the harness's controls
+ * (environment, variant), the services under test, and the invariant.
+ */
+export function referenceParts(options: ReferenceOptions = {}): { adapter: MockAdapter, controls: ReferencePart[], services: ReferencePart[], checks: ReferencePart[] } {
+  const adapter = options.adapter ?? new MockAdapter()
+  const controls: ReferencePart[] = [
+    ...options.environment ? [{ key: 'environment' as const, plugin: EnvironmentPlugin, config: options.environment }] : [],
+    ...options.variant ? [{ key: 'variant' as const, plugin: VariantPlugin, config: options.variant }] : [],
+  ]
+  const services: ReferencePart[] = [
+    { key: 'llm', plugin: LlmService },
+    { key: 'adapter', plugin: MockAdapterPlugin, config: adapter },
+    { key: 'sessions', plugin: SessionStore },
+    { key: 'tools', plugin: ToolRegistry },
+    ...appParts(options.app ?? 'none', options.config ?? {}),
+  ]
+  const checks: ReferencePart[] = options.invariant ? [{ key: 'invariant', plugin: AgentLoopInvariant }] : []
+  return { adapter, controls, services, checks }
+}
+
+/**
+ * The services as loader entries (ids as in `SERVICE_ENTRY_IDS`): each
+ * entry is one plugin; the LLM entry carries the scripted adapter with it.
+ */
+export function serviceEntries(services: readonly ReferencePart[]): { id: string, plugin: Plugin, config?: unknown }[] {
+  const part = (key: ReferencePart['key']) => services.find(candidate => candidate.key === key)!
+  const llm = part('llm')
+  const adapter = part('adapter')
+  const bundle = {
+    name: 'llm',
+    apply(ctx: Context) {
+      ctx.plugin(llm.plugin)
+      ctx.plugin(adapter.plugin, adapter.config)
+    },
+  }
+  const ids: Partial<Record<ReferencePart['key'], string>> = { sessions: 'sessions', tools: 'tools', systemPrompt: 'system-prompt', agentLoop: 'agent-loop', app: 'app' }
+  return [
+    { id: 'llm', plugin: bundle },
+    ...services.flatMap(item => (ids[item.key] ? [{ id: ids[item.key]!, plugin: item.plugin, config: item.config }] : [])),
+  ]
 }
 
 /**
@@ -92,35 +150,10 @@ function forwardedConfig(config: ReferenceConfig): ReferenceConfig {
  * returned fibers to observe activation (or failure).
  */
 export function mountReference(ctx: Context, options: ReferenceOptions = {}): ReferenceHandles {
-  const adapter = options.adapter ?? new MockAdapter()
-  const app = options.app ?? 'none'
-  const config = options.config ?? {}
-  const fibers: ReferenceHandles['fibers'] = {
-    ...options.environment ? { environment: ctx.plugin(EnvironmentPlugin, options.environment) } : {},
-    ...options.variant ? { variant: ctx.plugin(VariantPlugin, options.variant) } : {},
-    llm: ctx.plugin(LlmService),
-    adapter: ctx.plugin(MockAdapterPlugin, adapter),
-    sessions: ctx.plugin(SessionStore),
-    tools: ctx.plugin(ToolRegistry),
-  }
-  const forwarded = forwardedConfig(config)
-  switch (app) {
-    case 'none':
-      fibers.systemPrompt = ctx.plugin(SystemPrompt, forwarded)
-      fibers.agentLoop = ctx.plugin(AgentLoop, { agents: [] })
-      break
-    case 'agent-core':
-      fibers.app = ctx.plugin(AgentCore, { ...forwarded, agents: [] })
-      break
-    case 'stdio-agent':
-      fibers.app = ctx.plugin(StdioAgent, forwarded)
-      break
-    case 'acp-agent':
-      fibers.app = ctx.plugin(AcpAgent, forwarded)
-      break
-  }
-  if (options.invariant) fibers.invariant = ctx.plugin(AgentLoopInvariant)
-  return { adapter, fibers }
+  const { adapter, controls, services, checks } = referenceParts(options)
+  const fibers: Partial<ReferenceHandles['fibers']> = {}
+  for (const part of [...controls, ...services, ...checks]) fibers[part.key] = ctx.plugin(part.plugin, part.config)
+  return { adapter, fibers: fibers as ReferenceHandles['fibers'] }
 }
 
 /**

@@ -10,7 +10,7 @@ import { driveSchedule } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
 import { hashOf, project, serialize, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
-import { entriesOf, settlementOf } from './modules.ts'
+import { entriesOf, serviceEntryOptions, settlementOf } from './modules.ts'
 import { resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
@@ -83,6 +83,7 @@ export async function runInterleaving(
       config: scenario.config,
       variant: scenario.variant,
       invariant: scenario.invariant,
+      services: scenario.services,
       environment: createDeterministicEnvironment(),
     })
     const host: PluginHost = {
@@ -95,7 +96,10 @@ export async function runInterleaving(
       },
     }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
+    const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
     const trees = scheduledTrees((entryId) => {
+      const service = services.get(entryId)
+      if (service) return pool.hold(entryId, { kind: 'value', produce: () => ({ default: service.plugin }) })
       const spec = specs.get(entryId)
       if (!spec) return Promise.reject(new Error(`no plugin "${entryId}" in scenario ${scenario.name}`))
       return pool.hold(entryId, settlementOf(spec, host))
@@ -118,12 +122,12 @@ export async function runInterleaving(
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
-    const entries = entriesOf(scenario)
+    const entries = [...mounted.entries.map(serviceEntryOptions), ...entriesOf(scenario)]
     void (scenario.loader === 'include'
       ? loader.root.update([{ id: 'include', name: 'cordis:include', config: { path: await includeFileOf(scenario, entries) } }])
       : loader.root.update(entries))
 
-    const imports = await settleOrStuck(pool.whenRequested(scenario.plugins.map(spec => spec.id)), deadline, baseline)
+    const imports = await settleOrStuck(pool.whenRequested(entries.map(entry => entry.id)), deadline, baseline)
     if (imports.kind === 'stuck') return finish(undefined, stuck(imports.reason, 'boot'))
     await driveSchedule(pool, schedule, settle)
     const boot = await settleOrStuck(loader.await(), deadline, baseline)

@@ -1,6 +1,7 @@
 import type { Context, Plugin } from '@deepseek-ai/cordis'
 import type { EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
 import type { PluginSpec, Scenario } from '../scenario/types.ts'
+import type { ServiceEntry } from '../targets/types.ts'
 import type { Settlement } from '../loader/operations.ts'
 import { toolPlugin, type PluginHost } from '../plugins/tool-plugin.ts'
 import { listenerPlugin } from '../plugins/listener-plugin.ts'
@@ -37,6 +38,11 @@ export function settlementOf(spec: PluginSpec, host: PluginHost): Settlement<unk
   if (fault === 'import-rejects') return { kind: 'value', produce: () => { throw importFailure(spec.id) } }
   const plugin = pluginOf(spec, host)
   return { kind: 'value', produce: () => ({ default: plugin }) }
+}
+
+/** The cordis.yml entry of one base-composition service racing as an entry. */
+export function serviceEntryOptions(entry: ServiceEntry): EntryOptions {
+  return entry.config === undefined ? { id: entry.id, name: `loadrace:${entry.id}` } : { id: entry.id, name: `loadrace:${entry.id}`, config: entry.config }
 }
 
 /** The cordis.yml entries of a scenario, in file order. */

@@ -4,6 +4,7 @@
  */
 import type { Plugin } from '@deepseek-ai/cordis'
 import type { VariantName } from '../../src/variants/types.ts'
+import { ALL_SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
 
 /** Which app composition hosts the agent (`none`: the base services only). */
 export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as const
@@ -33,7 +34,7 @@ export type Outcome = typeof OUTCOMES[number]
 export const ERROR_OUTCOMES: readonly Outcome[] = ['turn-error', 'load-error']
 
 /** Loader entry ids the base composition uses when `services: entries`; plugin ids may not take them. */
-export const RESERVED_SERVICE_IDS = ['llm', 'sessions', 'tools', 'system-prompt', 'agent-loop', 'app'] as const
+export const RESERVED_SERVICE_IDS: readonly string[] = ALL_SERVICE_ENTRY_IDS
 
 /** Inclusive bounds of `turns`. */
 export const TURN_RANGE = { min: 1, max: 20 } as const

@@ -1,4 +1,5 @@
 import type { Scenario } from '../scenario/types.ts'
+import { SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
 import { spaceOf, spaceSize, type Space } from '../space/space.ts'
 import { strategies, type Guarantee, type StrategyName } from '../strategies/index.ts'
 import { upTo } from '../strategies/strategy.ts'
@@ -44,9 +45,18 @@ export interface Exploration {
   finished: boolean
 }
 
-/** The interleaving space of a scenario: one chain per plugin entry, one op per registration batch. */
+/** The service entries that race with the plugins when a scenario says `services: entries`. */
+export function serviceEntryIds(scenario: Scenario): readonly string[] {
+  if (scenario.services !== 'entries') return []
+  return scenario.app === 'none' ? SERVICE_ENTRY_IDS.none : SERVICE_ENTRY_IDS.app
+}
+
+/** The interleaving space of a scenario: one chain per loader entry (services first when they race), one op per registration batch. */
 export function spaceOfScenario(scenario: Scenario): Space {
-  return spaceOf(scenario.plugins.map(spec => ({ id: spec.id, batches: spec.kind === 'tools' ? spec.batches.length : 1 })))
+  return spaceOf([
+    ...serviceEntryIds(scenario).map(id => ({ id, batches: 1 })),
+    ...scenario.plugins.map(spec => ({ id: spec.id, batches: spec.kind === 'tools' ? spec.batches.length : 1 })),
+  ])
 }
 
 /** The schedules a strategy plans for a scenario (before sharding), capped by the budget. */

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { mountReference } from '../../src/composition.ts'
+import { referenceParts, serviceEntries } from '../../src/composition.ts'
 import { MockAdapter } from '../../src/llm/mock-adapter.ts'
 import { getVariant } from '../../src/variants/index.ts'
 import type { LiveRecord, Mounted, MountOptions, Target } from './types.ts'
@@ -14,16 +14,18 @@ function messageOf(error: unknown): string {
 }
 
 function mount(root: Context, options: MountOptions): Mounted {
-  const adapter = new MockAdapter({ fallback: MockAdapter.textResponse(REPLY) })
-  mountReference(root, {
+  const { adapter, controls, services, checks } = referenceParts({
     app: options.app,
     config: options.config as { persona?: string, toolOrder?: string[] },
     variant: getVariant(options.variant),
     environment: options.environment,
-    adapter,
+    adapter: new MockAdapter({ fallback: MockAdapter.textResponse(REPLY) }),
     invariant: options.invariant,
   })
+  const racing = options.services === 'entries'
+  for (const part of [...controls, ...racing ? [] : services, ...checks]) root.plugin(part.plugin, part.config)
   return {
+    entries: racing ? serviceEntries(services) : [],
     toolService: 'tools',
     registerTool(ctx, tool, { weight }) {
       ctx.tools.register({ ...tool, execute: () => `${tool.name}: ok` }, weight === undefined ? {} : { weight })

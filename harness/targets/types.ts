@@ -1,4 +1,4 @@
-import type { Context } from '@deepseek-ai/cordis'
+import type { Context, Plugin } from '@deepseek-ai/cordis'
 
 /**
  * A system under test. loadrace drives the same scenarios through the same
@@ -42,11 +42,22 @@ export interface MountOptions {
   config: { persona?: string, toolOrder?: unknown }
   variant: string
   invariant: boolean
+  /** `root`: mount the services directly; `entries`: hand them back as loader entries, so they race too. */
+  services: 'root' | 'entries'
   environment: TargetEnvironment
+}
+
+/** A plugin the base composition contributes as a loader entry (`services: entries`). */
+export interface ServiceEntry {
+  id: string
+  plugin: Plugin
+  config?: unknown
 }
 
 /** The base composition mounted on one fresh root context. */
 export interface Mounted {
+  /** The base composition's loader entries (empty unless mounted with `services: entries`). */
+  readonly entries: readonly ServiceEntry[]
   /** The service a tool plugin injects to register tools. */
   readonly toolService: string
   /** Registers one tool from a plugin's own context (disposed with that plugin). */

@@ -30,6 +30,7 @@ function mountDsh(config: MountOptions['config'] = {}, invariant = false): Harne
     config: { persona: 'You are a test agent.', ...config },
     variant: 'canonical',
     invariant,
+    services: 'root',
     environment: createDeterministicEnvironment(),
   })
   return { root, mounted, errors }

@@ -5,6 +5,7 @@
  * AgentLoop without configured agents; optionally the invariants service and
  * the agent loop's request-reconstruction companion.
  */
+import { missingService } from '../boot.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import type { MountOptions } from '../types.ts'
 import { MOCK_PROVIDER, RecordingMockAdapter } from './mock-adapter.ts'
@@ -56,8 +57,10 @@ export function mountComposition(root: Context, options: Pick<MountOptions, 'con
   return { root, adapter, required: options.invariant ? ['agentLoop', 'invariants'] : ['agentLoop'] }
 }
 
-/** Why turns cannot run yet (the first required service that is not active), or undefined when they can. */
+/** Why turns cannot run yet (the first required service that is not active, worded as for the reference), or undefined when they can. */
 export function bootProblem(composition: Composition): string | undefined {
-  const missing = composition.required.find(name => !isServiceActive(composition.root, name))
-  return missing === undefined ? undefined : `service "${missing}" is not available`
+  const missing = missingService(composition.root)
+  if (missing !== undefined) return missing
+  const extra = composition.required.find(name => !isServiceActive(composition.root, name))
+  return extra === undefined ? undefined : `service "${extra}" is not available after boot`
 }

@@ -25,6 +25,7 @@ function mount(root: Context, options: MountOptions): Mounted {
   ensurePromiseWithResolvers()
   const composition = mountComposition(root, options)
   return {
+    entries: [],
     toolService: TOOL_SERVICE,
     // dsh has no per-contribution weight: `options.weight` is only read by the reference's per-plugin-weight variant.
     registerTool: (ctx, tool) => registerTool(ctx, tool),
