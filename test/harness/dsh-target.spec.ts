@@ -146,7 +146,7 @@ describe('dsh target: a toolOrder shape error fails SystemPrompt at mount', () =
     const harness = mountDsh({ toolOrder: [] })
     await settle()
     expect(harness.errors.some(text => text.includes(`toolOrder must contain the "${REST}" rest entry`))).toBe(true)
-    expect(harness.mounted.bootProblem()).toBe('service "agentLoop" is not available')
+    expect(harness.mounted.bootProblem()).toBe('service "systemPrompt" is not available after boot')
   })
 
   it('boots without error when toolOrder is absent', async () => {
