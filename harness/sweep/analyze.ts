@@ -26,11 +26,16 @@ export function tokenOf(scenario: Scenario, schedule: Schedule): string {
   return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule })
 }
 
-/** Replays `record`'s schedule; a different hash means nondeterminism the harness does not control. */
-async function replayDiffers(scenario: Scenario, record: RunRecord, cache: RunCache): Promise<Analysis['uncontrolled']> {
-  const again = await cache.rerun(record.schedule)
-  if (again.hash === record.hash) return null
-  return { token: tokenOf(scenario, record.schedule), hashes: [record.hash, again.hash] }
+/** How often a schedule is replayed to rule out uncontrolled nondeterminism: the first interleaving always, both sides of a divergence before it is blamed on the order. */
+export const REPLAYS = { baseline: 2, divergence: 4 } as const
+
+/** Replays `record`'s schedule `times` times; any different hash means nondeterminism the harness does not control. */
+async function replayDiffers(scenario: Scenario, record: RunRecord, cache: RunCache, times: number): Promise<Analysis['uncontrolled']> {
+  for (let i = 0; i < times; i++) {
+    const again = await cache.rerun(record.schedule)
+    if (again.hash !== record.hash) return { token: tokenOf(scenario, record.schedule), hashes: [record.hash, again.hash] }
+  }
+  return null
 }
 
 async function counterexample(scenario: Scenario, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
@@ -64,13 +69,14 @@ export async function analyze(scenario: Scenario, exploration: Exploration, cach
   if (!baseline) return { verdict: 'error', divergence: null, uncontrolled: null, stuck: null }
   const stuck = exploration.outputs.find(group => group.first.outcome === 'stuck')?.first ?? null
   if (stuck?.stuck?.reason !== 'timeout') {
-    const uncontrolled = await replayDiffers(scenario, baseline, cache)
+    const uncontrolled = await replayDiffers(scenario, baseline, cache, REPLAYS.baseline)
     if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck }
   }
   if (stuck) return { verdict: 'stuck', divergence: null, uncontrolled: null, stuck }
   if (exploration.outputs.length === 1) return { verdict: 'deterministic', divergence: null, uncontrolled: null, stuck: null }
   const divergent = exploration.outputs[1]!.first
-  const uncontrolled = await replayDiffers(scenario, divergent, cache)
+  const uncontrolled = await replayDiffers(scenario, divergent, cache, REPLAYS.divergence)
+    ?? await replayDiffers(scenario, baseline, cache, REPLAYS.divergence)
   if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck: null }
   return { verdict: 'divergent', divergence: await counterexample(scenario, baseline, divergent, cache), uncontrolled: null, stuck: null }
 }
