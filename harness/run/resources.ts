@@ -1,12 +1,18 @@
 /**
- * Whether anything outside the scheduler can still make progress: Node lists
- * its live timers, sockets and file requests. If none was added since the
- * interleaving started and work is still unsettled, nothing will ever settle
- * it — the run is stuck, and the harness says so at once instead of waiting
- * for the timeout.
+ * Whether anything outside the scheduler can still make progress. Node lists
+ * its live resources: pending requests (file system, DNS, writes) always can
+ * wake work up; long-lived handles (timers, sockets, pipes, ports) can when
+ * there are more of them than when the interleaving started. If none can and
+ * work is still unsettled, nothing will ever settle it: the run is stuck, and
+ * the harness says so at once instead of waiting for the timeout.
  */
 
 export type ResourceBaseline = ReadonlyMap<string, number>
+
+/** A one-shot request in flight (`FSReqPromise`, `FSReqCallback`, `CloseReq`, `GetAddrInfoReqWrap`, `WriteWrap`, …). */
+function isRequest(kind: string): boolean {
+  return /Req|WriteWrap|ShutdownWrap/.test(kind)
+}
 
 function countResources(): Map<string, number> {
   const counts = new Map<string, number>()
@@ -20,10 +26,11 @@ export function resourceBaseline(): ResourceBaseline {
   return countResources()
 }
 
-/** True when no live resource exists beyond the baseline: no timer, socket or I/O can wake anything up. */
+/** True when no request is in flight and no handle exists beyond the baseline: no timer, socket or I/O can wake anything up. */
 export function nothingCanWake(baseline: ResourceBaseline): boolean {
   for (const [kind, count] of countResources()) {
     if (kind === 'Immediate') continue
+    if (isRequest(kind)) return false
     if (count > (baseline.get(kind) ?? 0)) return false
   }
   return true

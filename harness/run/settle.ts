@@ -19,11 +19,14 @@ function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
   })
 }
 
+/** How long the system must stay at rest, with nothing that could wake it, before a wait is declared stuck. */
+export const STUCK_AFTER_MS = 20
+
 /**
- * Waits for `promise`, but never forever: when it is still unsettled after the
- * system has come to rest and no timer, socket or file request exists beyond
- * the interleaving's baseline, nothing can ever settle it (`no-progress`);
- * otherwise it waits until `deadline` (`timeout`).
+ * Waits for `promise`, but never forever: when it is still unsettled while the
+ * system stays at rest for {@link STUCK_AFTER_MS} with no request in flight and
+ * no timer or socket beyond the interleaving's baseline, nothing can ever
+ * settle it (`no-progress`); otherwise it waits until `deadline` (`timeout`).
  */
 export async function settleOrStuck<T>(promise: Promise<T>, deadline: number, baseline: ResourceBaseline): Promise<Settled<T>> {
   let outcome: Settled<T> | undefined
@@ -31,17 +34,18 @@ export async function settleOrStuck<T>(promise: Promise<T>, deadline: number, ba
     value => { outcome = { kind: 'settled', value } },
     error => { outcome = { kind: 'rejected', error } },
   )
-  let idleTurns = 0
+  let restingSince: number | undefined
   for (;;) {
     await tick()
     if (outcome) return outcome
+    const now = Date.now()
     if (nothingCanWake(baseline)) {
-      // Two quiet macrotask turns in a row with nothing that could wake the work: it is stuck.
-      if (++idleTurns >= 3) return { kind: 'stuck', reason: 'no-progress' }
-      continue
+      restingSince ??= now
+      if (now - restingSince >= STUCK_AFTER_MS) return { kind: 'stuck', reason: 'no-progress' }
+    } else {
+      restingSince = undefined
     }
-    idleTurns = 0
-    if (Date.now() >= deadline) return { kind: 'stuck', reason: 'timeout' }
-    await waitAtMost(promise, Math.min(5, Math.max(0, deadline - Date.now())))
+    if (now >= deadline) return { kind: 'stuck', reason: 'timeout' }
+    await waitAtMost(promise, Math.min(restingSince === undefined ? 5 : 2, Math.max(0, deadline - now)))
   }
 }
