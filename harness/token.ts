@@ -2,6 +2,9 @@ import { VARIANT_NAMES } from '../src/variants/types.ts'
 import type { VariantName } from '../src/variants/types.ts'
 import { parseOp } from './space/space.ts'
 import type { Schedule } from './space/space.ts'
+import { DEFAULT_TARGET, TARGET_NAMES, type TargetName } from './targets/types.ts'
+
+export { DEFAULT_TARGET, TARGET_NAMES, type TargetName }
 
 /**
  * Replay tokens: one plain line that names a scenario, the ordering variant,
@@ -13,15 +16,6 @@ import type { Schedule } from './space/space.ts'
  * e.g. `ci-flake@canonical:tool-todo,tool-subagent`. The `+<target>` part is
  * written only for a target other than the default `reference`.
  */
-
-/** The systems a schedule can run against: loadrace's reference model, or the published dsh packages. */
-export const TARGET_NAMES = ['reference', 'dsh'] as const
-
-/** A system under test. */
-export type TargetName = typeof TARGET_NAMES[number]
-
-/** The target a token implies when it names none. */
-export const DEFAULT_TARGET: TargetName = 'reference'
 
 /** Everything a replay needs. */
 export interface ReplayToken {

@@ -11,8 +11,8 @@ export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as c
 export type AppName = typeof APP_NAMES[number]
 
 /** Which implementation runs: loadrace's reference or the published dsh packages. */
-export const TARGET_NAMES = ['reference', 'dsh'] as const
-export type TargetName = typeof TARGET_NAMES[number]
+export { TARGET_NAMES, type TargetName } from '../targets/types.ts'
+import type { TargetName } from '../targets/types.ts'
 
 /** How plugin entries reach the loader: in memory, or through a written `cordis.yml` and `cordis:include`. */
 export const LOADER_MODES = ['memory', 'include'] as const

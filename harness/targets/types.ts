@@ -5,7 +5,11 @@ import type { Context, Plugin } from '@deepseek-ai/cordis'
  * scheduled loader against more than one implementation of the RFC: its own
  * reference (`src/`) and the published dsh packages.
  */
-export type TargetName = 'reference' | 'dsh'
+export const TARGET_NAMES = ['reference', 'dsh'] as const
+export type TargetName = typeof TARGET_NAMES[number]
+
+/** The target a scenario runs against unless it says otherwise. */
+export const DEFAULT_TARGET: TargetName = 'reference'
 
 /** Deterministic time and ids for one interleaving. */
 export interface TargetEnvironment {
