@@ -96,7 +96,7 @@ export class RequestBuilder {
     signal.throwIfAborted()
 
     const loopOrder = activeVariant(this.ctx).loopOrder
-    const tools = loopOrder ? loopOrder(inputs.tools) : [...inputs.tools]
+    const tools = loopOrder ? loopOrder(inputs.tools, this.ctx.systemPrompt.toolOrder) : [...inputs.tools]
     const header = canonicalHeader({
       config,
       ...prepared ? { adapterDefaults: prepared.adapterDefaults } : {},

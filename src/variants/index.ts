@@ -42,7 +42,10 @@ export function getVariant(name: string): Variant {
  * service, or `canonical` (dsh's behaviour) when no such service is active.
  */
 export function activeVariant(ctx: Context): Variant {
-  const provided: unknown = ctx.get('variant')
+  // `ctx.reflect.get` is what the `ctx.get` mixin forwards to; the direct call
+  // skips the mixin lookup, which builds an Error (with its stack) per call.
+  // The assembly reads the variant on every model step.
+  const provided: unknown = ctx.reflect.get('variant')
   if (provided === undefined || provided === null) return canonical
   if (!isVariant(provided)) throw new TypeError('the "variant" service must provide a Variant object')
   return provided

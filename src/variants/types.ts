@@ -37,8 +37,8 @@ export interface Variant {
   readonly compareNames: ((a: string, b: string) => number) | null
   /** Whether the unknown-name error lists the known tools sorted (dsh) or in collection order. */
   readonly sortKnownNames: boolean
-  /** Applied by the agent loop to the assembled tools before it builds and logs the header. */
-  readonly loopOrder?: (tools: readonly ToolSchema[]) => ToolSchema[]
+  /** Applied by the agent loop to the assembled tools, with SystemPrompt's configured `toolOrder`, before it builds and logs the header. */
+  readonly loopOrder?: (tools: readonly ToolSchema[], toolOrder: readonly string[] | undefined) => ToolSchema[]
   /** Applied inside `llm.stream()` to a dispatched request, after the header was logged; returns a rebuilt request. */
   readonly streamOrder?: (request: GenerateOptions) => GenerateOptions
   /** A `system-prompt/assemble` waterfall listener the composition installs for this variant. */

@@ -78,10 +78,13 @@ describe('each variant\'s ordering hooks on a fixed record list', () => {
     expect(VARIANT_NAMES.filter(name => !variants[name].sortKnownNames)).toEqual(['unsorted-known-names'])
   })
 
-  it('loop-order-tools sorts the tools the loop is handed', () => {
+  it('loop-order-tools applies the policy to the tools the loop is handed', () => {
     const loopOrder = variants['loop-order-tools'].loopOrder
     expect(loopOrder).toBeDefined()
-    expect(names(loopOrder!([tool('zulu'), tool('alpha'), tool('Bravo')]))).toEqual(['Bravo', 'alpha', 'zulu'])
+    expect(names(loopOrder!([tool('zulu'), tool('alpha'), tool('Bravo')], undefined))).toEqual(['Bravo', 'alpha', 'zulu'])
+    expect(names(loopOrder!([tool('zulu'), tool('alpha'), tool('Bravo')], ['zulu', TOOL_ORDER_REST]))).toEqual(['zulu', 'Bravo', 'alpha'])
+    // A listed name restricted away is a normal absence, as in the assembly.
+    expect(names(loopOrder!([tool('alpha')], ['ghost', TOOL_ORDER_REST]))).toEqual(['alpha'])
   })
 
   it('stream-normalize rebuilds a frozen, re-marked request with sorted tools and the same key order', () => {
@@ -179,7 +182,7 @@ describe('a tool-order case per variant, against canonical', () => {
   it('loop-order-tools and stream-normalize: the assembly keeps the race order; the sort happens later', async () => {
     expect(await assembled('loop-order-tools')).toEqual(REGISTRATION)
     expect(await assembled('stream-normalize')).toEqual(REGISTRATION)
-    const later = variants['loop-order-tools'].loopOrder!(REGISTRATION.map(name => tool(name)))
+    const later = variants['loop-order-tools'].loopOrder!(REGISTRATION.map(name => tool(name)), undefined)
     expect(names(later)).toEqual(CANONICAL)
   })
 
