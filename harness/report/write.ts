@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { appendFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { parseChoiceList } from '../choice-list.ts'
 import { renderHtml } from './html.ts'
 import { renderJson } from './json.ts'
 import { renderJunit } from './junit.ts'
@@ -21,25 +22,13 @@ const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (report: Re
 /** Every format, in the order they are documented and written. */
 export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'md', 'junit', 'html']
 
-function isReportFormat(value: string): value is ReportFormat {
-  return (REPORT_FORMATS as readonly string[]).includes(value)
-}
-
 /**
  * Parses a comma-separated format list such as `json,md`. Blanks around
  * entries are ignored and repeats are kept once; an empty list or an unknown
  * entry throws an error naming it and the allowed formats.
  */
 export function parseFormats(text: string): ReportFormat[] {
-  const allowed = REPORT_FORMATS.join(', ')
-  const entries = text.split(',').map((entry) => entry.trim())
-  if (entries.every((entry) => entry === '')) throw new Error(`no report format given; allowed: ${allowed}`)
-  const formats: ReportFormat[] = []
-  for (const entry of entries) {
-    if (!isReportFormat(entry)) throw new Error(`unknown report format ${JSON.stringify(entry)}; allowed: ${allowed}`)
-    if (!formats.includes(entry)) formats.push(entry)
-  }
-  return formats
+  return parseChoiceList(text, REPORT_FORMATS, 'report format')
 }
 
 /** Where `writeReport` reads `GITHUB_STEP_SUMMARY` from; defaults to `process.env`. */
@@ -69,29 +58,26 @@ async function appendSummary(path: string, markdown: string): Promise<void> {
   await appendFile(path, size > 0 ? `\n${markdown}` : markdown, 'utf8')
 }
 
+/** One file for `writeFilesAtomically`: its name inside the folder and its whole content. */
+export interface FileContent {
+  file: string
+  content: string
+}
+
 /**
- * Writes the report to `dir` in each requested format (`report.json`,
- * `report.md`, `junit.xml`, `report.html`) and returns the paths written.
- *
- * Every format is rendered before anything is written, so a rendering error
- * writes nothing. Each file is written to a temp file in `dir` and renamed over
- * its target, so a reader sees either the old file or the whole new one; temp
- * files are removed on any error. When `GITHUB_STEP_SUMMARY` names a file and
- * `md` is requested, the Markdown is also appended there.
+ * Writes each file into `dir` (created if needed) and returns the paths
+ * written. Each file is written to a temp file in `dir`, flushed, and renamed
+ * over its target only once every temp file is complete, so a reader sees
+ * either the old file or the whole new one; temp files are removed on any
+ * error.
  */
-export async function writeReport(
-  dir: string,
-  report: Report,
-  formats: readonly ReportFormat[],
-  options: WriteReportOptions = {},
-): Promise<string[]> {
-  const rendered = [...new Set(formats)].map((format) => ({ format, ...FORMATS[format], content: FORMATS[format].render(report) }))
+export async function writeFilesAtomically(dir: string, files: readonly FileContent[]): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const pending: string[] = []
   const written: string[] = []
   try {
     const temps: { temp: string, target: string }[] = []
-    for (const { file, content } of rendered) {
+    for (const { file, content } of files) {
       const temp = tempPath(dir, file)
       pending.push(temp)
       temps.push({ temp, target: join(dir, file) })
@@ -106,6 +92,26 @@ export async function writeReport(
     await Promise.all(pending.map((temp) => rm(temp, { force: true })))
     throw error
   }
+  return written
+}
+
+/**
+ * Writes the report to `dir` in each requested format (`report.json`,
+ * `report.md`, `junit.xml`, `report.html`) and returns the paths written.
+ *
+ * Every format is rendered before anything is written, so a rendering error
+ * writes nothing. The files are written with `writeFilesAtomically`. When
+ * `GITHUB_STEP_SUMMARY` names a file and `md` is requested, the Markdown is
+ * also appended there.
+ */
+export async function writeReport(
+  dir: string,
+  report: Report,
+  formats: readonly ReportFormat[],
+  options: WriteReportOptions = {},
+): Promise<string[]> {
+  const rendered = [...new Set(formats)].map((format) => ({ format, ...FORMATS[format], content: FORMATS[format].render(report) }))
+  const written = await writeFilesAtomically(dir, rendered)
   const summaryPath = (options.env ?? process.env).GITHUB_STEP_SUMMARY
   const markdown = rendered.find((entry) => entry.format === 'md')
   if (summaryPath !== undefined && summaryPath !== '' && markdown !== undefined) {

@@ -1,0 +1,91 @@
+import type { Scenario } from '../scenario/types.ts'
+import type { TargetName } from '../targets/types.ts'
+import { loadTarget } from '../targets/index.ts'
+import { sweepScenario, withOverrides, type SweepOptions } from '../sweep/sweep.ts'
+import { VERSION } from '../version.ts'
+import { compareObservations } from './compare.ts'
+import { observeOutputs } from './observe.ts'
+import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
+
+/** The two sides, in report order. */
+export const COMPARED_TARGETS: [TargetName, TargetName] = ['reference', 'dsh']
+
+/** How both sides are swept: the same strategy, seed and budget; each scenario keeps its own variant. */
+export interface TargetDiffOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard' | 'goldens' | 'onScenario'> {
+  /** Called after each scenario with its comparison, or the pairs it was skipped for. */
+  onCompared?: (scenario: Scenario, result: ScenarioComparison | SkippedPair[]) => void
+}
+
+/** The targets that cannot run `scenario`, with their reasons (`Target.unsupported`). */
+export async function skippedPairs(scenario: Scenario): Promise<SkippedPair[]> {
+  const skipped: SkippedPair[] = []
+  for (const name of COMPARED_TARGETS) {
+    const reason = (await loadTarget(name)).unsupported(withOverrides(scenario, { target: name }))
+    if (reason !== undefined) skipped.push({ scenario: scenario.name, file: scenario.file, target: name, reason })
+  }
+  return skipped
+}
+
+/** Sweeps `scenario` against both targets and compares what their outputs show; undefined when interrupted. */
+export async function compareScenario(scenario: Scenario, options: TargetDiffOptions): Promise<ScenarioComparison | undefined> {
+  const side = async (target: TargetName) => {
+    const entry = await sweepScenario(scenario, { ...options, target })
+    return options.signal?.aborted ? undefined : { entry, observations: await observeOutputs(scenario, entry, options.runner) }
+  }
+  const left = await side(COMPARED_TARGETS[0])
+  const right = left && await side(COMPARED_TARGETS[1])
+  if (!left || !right) return undefined
+  return {
+    scenario: scenario.name,
+    file: scenario.file,
+    verdicts: [left.entry.verdict, right.entry.verdict],
+    explored: [left.entry.explored, right.entry.explored],
+    differences: compareObservations(left.observations, right.observations),
+  }
+}
+
+/**
+ * Sweeps every scenario both targets can run against the reference and the
+ * published dsh packages, and compares header tool orders, outcome kinds and
+ * misconfiguration messages. Scenarios a target cannot run are listed with
+ * the reason. Stops early, and marks the report incomplete, when the signal
+ * aborts.
+ */
+export async function diffTargets(scenarios: readonly Scenario[], options: TargetDiffOptions): Promise<TargetDiffReport> {
+  const started = Date.now()
+  const compared: ScenarioComparison[] = []
+  const skipped: SkippedPair[] = []
+  let handled = 0
+  for (const scenario of scenarios) {
+    if (options.signal?.aborted) break
+    const pairs = await skippedPairs(scenario)
+    if (pairs.length > 0) {
+      skipped.push(...pairs)
+      options.onCompared?.(scenario, pairs)
+      handled++
+      continue
+    }
+    const comparison = await compareScenario(scenario, options)
+    if (!comparison) break
+    compared.push(comparison)
+    options.onCompared?.(scenario, comparison)
+    handled++
+  }
+  return {
+    tool: 'loadrace',
+    report: 'diff-targets',
+    version: VERSION,
+    complete: handled === scenarios.length,
+    options: { strategy: options.strategy, seed: options.seed, budget: options.budget },
+    targets: [...COMPARED_TARGETS],
+    compared,
+    skipped,
+    summary: {
+      scenarios: scenarios.length,
+      compared: compared.length,
+      differing: compared.filter(comparison => comparison.differences.length > 0).length,
+      skipped: new Set(skipped.map(pair => pair.scenario)).size,
+      durationMs: Date.now() - started,
+    },
+  }
+}

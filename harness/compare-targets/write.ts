@@ -1,0 +1,8 @@
+import { writeDocuments, type DocumentFormat } from '../matrix/documents.ts'
+import { renderDiffJson, renderDiffMarkdown } from './render.ts'
+import type { TargetDiffReport } from './types.ts'
+
+/** Writes `diff-targets.json` and/or `diff-targets.md` into `dir` (atomically); returns the paths written. */
+export function writeTargetDiffReport(dir: string, report: TargetDiffReport, formats: readonly DocumentFormat[]): Promise<string[]> {
+  return writeDocuments(dir, 'diff-targets', { json: () => renderDiffJson(report), md: () => renderDiffMarkdown(report) }, formats)
+}

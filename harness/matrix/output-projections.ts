@@ -1,0 +1,23 @@
+import type { Projection } from '../oracle/projection.ts'
+import type { ScenarioReport } from '../report/types.ts'
+import type { Scenario } from '../scenario/types.ts'
+import type { Runner } from '../sweep/runner.ts'
+import { withOverrides } from '../sweep/sweep.ts'
+import { parseToken } from '../token.ts'
+
+/**
+ * The projection of each distinct output of a sweep entry, in the entry's
+ * order: the output's first interleaving, replayed from its token (the token
+ * carries the variant and target it ran under). For a deterministic system
+ * the replay reproduces the output's bytes; a report only keeps tool names,
+ * so this is how the rest of an output (requests, errors) is looked at again.
+ */
+export async function outputProjections(scenario: Scenario, entry: ScenarioReport, runner: Runner): Promise<Projection[]> {
+  const projections: Projection[] = []
+  for (const output of entry.outputs) {
+    const token = parseToken(output.token)
+    const record = await runner.runOne(withOverrides(scenario, token), token.schedule)
+    projections.push(JSON.parse(record.json) as Projection)
+  }
+  return projections
+}

@@ -1,0 +1,60 @@
+import type { DivergenceKind, DivergencePart, GoldenStatus, Verdict } from '../report/types.ts'
+import type { VariantName } from '../../src/variants/types.ts'
+import type { CellExpectation } from './expectations.ts'
+import type { RequestAgreement } from './requests.ts'
+
+/** One variant swept over one scenario, beside what the rules expect of it. */
+export interface MatrixCell {
+  scenario: string
+  /** The scenario file as given. */
+  file: string
+  variant: VariantName
+  verdict: Verdict
+  /** The outcome all interleavings agree on, or `mixed`. */
+  outcome: string
+  explored: number
+  distinctOutputs: number
+  expected: CellExpectation
+  /** Whether the cell meets every part of its expectation. */
+  match: boolean
+  /** Why it does not, one line each (empty when it matches). */
+  problems: string[]
+  /** Where the minimal divergence first differs; null unless divergent. */
+  part: DivergencePart | null
+  kind: DivergenceKind | null
+  /** The two plugins whose swap changes the bytes; null unless divergent. */
+  blame: [string, string] | null
+  /** The projection against the committed golden (`none`: not compared). */
+  golden: GoldenStatus
+  /** How the distinct outputs' dispatched requests compare; only when the expectation asks. */
+  requests?: RequestAgreement
+  /** A replay token: the divergence's first side, else the first output's; null when nothing ran. */
+  token: string | null
+}
+
+/** `matrix.json`: every variant over every scenario. */
+export interface MatrixReport {
+  tool: 'loadrace'
+  report: 'matrix'
+  version: string
+  /** False when interrupted: the cells hold what was swept so far. */
+  complete: boolean
+  options: {
+    strategy: string
+    seed: string
+    budget: number
+    variants: VariantName[]
+    goldens: string | null
+  }
+  /** Scenario names, in sweep order (the table's rows). */
+  scenarios: string[]
+  /** Variant-major: every scenario under the first variant, then the next. */
+  cells: MatrixCell[]
+  summary: {
+    cells: number
+    matched: number
+    mismatched: number
+    interleavings: number
+    durationMs: number
+  }
+}

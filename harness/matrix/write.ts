@@ -1,0 +1,8 @@
+import { writeDocuments, type DocumentFormat } from './documents.ts'
+import { renderMatrixJson, renderMatrixMarkdown } from './render.ts'
+import type { MatrixReport } from './types.ts'
+
+/** Writes `matrix.json` and/or `matrix.md` into `dir` (atomically); returns the paths written. */
+export function writeMatrixReport(dir: string, report: MatrixReport, formats: readonly DocumentFormat[]): Promise<string[]> {
+  return writeDocuments(dir, 'matrix', { json: () => renderMatrixJson(report), md: () => renderMatrixMarkdown(report) }, formats)
+}
