@@ -83,10 +83,10 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
 }
 
 /** What the report's header records about how a sweep ran. */
-export type ReportSettings = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'shard' | 'workers'>
+export type ReportOptions = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'shard' | 'workers'>
 
 /** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
-export function assembleReport(reports: ScenarioReport[], settings: ReportSettings, complete: boolean, durationMs: number): Report {
+export function assembleReport(reports: ScenarioReport[], settings: ReportOptions, complete: boolean, durationMs: number): Report {
   return {
     tool: 'loadrace',
     version: VERSION,

@@ -1,0 +1,54 @@
+import { COMPARED_TARGETS, diffTargets } from '../compare-targets/run.ts'
+import { writeTargetDiffReport } from '../compare-targets/write.ts'
+import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
+import type { Command } from './command.ts'
+import { diffTargetsSummary } from './diff-targets-summary.ts'
+import { DOCUMENT_OPTIONS, readComparisonExplore, readDocumentOutput, reportOption } from './document-options.ts'
+import { OPTIONS, readTimeout, readWorkers } from './options.ts'
+import { scenariosFrom } from './scenarios.ts'
+import { supervised } from './supervised-run.ts'
+import { EXIT } from './usage-error.ts'
+
+/** Where `diff-targets` writes when `--report` is not given. */
+const DEFAULT_REPORT_DIR = 'reports/diff-targets'
+
+/** `loadrace diff-targets`: the reference against the published dsh packages, scenario by scenario. */
+export const diffTargetsCommand: Command = {
+  spec: {
+    name: 'diff-targets',
+    summary: `compare the ${COMPARED_TARGETS.join(' and ')} targets on every scenario both can run`,
+    synopsis: 'diff-targets [FILE|DIR…] [options]',
+    description: [
+      `Sweeps each scenario against ${COMPARED_TARGETS[0]} and against ${COMPARED_TARGETS[1]} (the published dsh packages) `
+        + 'with the same strategy, seed and budget, under the scenario\'s own variant, and compares across the distinct '
+        + 'outputs: the header tool order, the outcome kind, and the error messages of misconfigurations (load errors and '
+        + 'turn errors). Scenarios a target cannot run are listed with the reason.',
+      MATRIX_BUDGET_RATIONALE,
+      'Exit 0 when the targets agree on every compared scenario, 1 when any differs.',
+    ],
+    operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
+    options: [
+      OPTIONS.strategy, DOCUMENT_OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
+      OPTIONS.workers, OPTIONS.timeout, reportOption(DEFAULT_REPORT_DIR), DOCUMENT_OPTIONS.format,
+    ],
+    maxOperands: Infinity,
+  },
+  async run(args, cli) {
+    const explore = readComparisonExplore(args)
+    const workers = readWorkers(args)
+    const timeoutMs = readTimeout(args)
+    const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
+    const scenarios = await scenariosFrom(args.operands)
+
+    const { result: report, interrupted } = await supervised(cli, { workers, timeoutMs }, ({ runner, signal, progress }) => diffTargets(scenarios, {
+      ...explore,
+      runner,
+      workers,
+      signal,
+      onProgress: progress ? (scenario, explored, planned) => progress.update(`${scenario.target} · ${scenario.name}`, explored, planned) : undefined,
+    }))
+    const written = await writeTargetDiffReport(output.dir, report, output.formats)
+    cli.stdout.write(diffTargetsSummary(report, written))
+    return interrupted ?? (report.summary.differing > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+  },
+}

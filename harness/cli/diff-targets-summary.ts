@@ -1,0 +1,21 @@
+import { comparisonRows, diffHeadline, differenceText, skippedLines } from '../compare-targets/render.ts'
+import type { TargetDiffReport } from '../compare-targets/types.ts'
+import { alignedTable } from './table.ts'
+
+/**
+ * The terminal summary of `diff-targets`: one line per compared scenario,
+ * every difference under its scenario, the skipped scenario/target pairs with
+ * their reasons, the headline, and the files written.
+ */
+export function diffTargetsSummary(report: TargetDiffReport, written: readonly string[]): string {
+  const table = alignedTable(comparisonRows(report)).trimEnd().split('\n')
+  const lines = [table[0]!]
+  report.compared.forEach((comparison, i) => {
+    lines.push(table[i + 1]!)
+    for (const difference of comparison.differences) lines.push(`    ${differenceText(difference, report.targets)}`)
+  })
+  if (report.skipped.length > 0) lines.push('', 'Skipped:', ...skippedLines(report).map(line => `  ${line}`))
+  lines.push('', diffHeadline(report))
+  if (written.length > 0) lines.push('Report:', ...written.map(file => `  ${file}`))
+  return `${lines.join('\n')}\n`
+}

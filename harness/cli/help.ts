@@ -1,0 +1,56 @@
+import type { CommandSpec, OptionSpec } from './args.ts'
+import { EXIT } from './usage-error.ts'
+
+/** Two aligned columns, indented by two spaces. */
+function columns(rows: readonly [string, string][]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length))
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd())
+}
+
+function optionRow(option: OptionSpec): [string, string] {
+  const left = option.value === undefined ? `--${option.name}` : `--${option.name} ${option.value}`
+  const right = option.default === undefined ? option.help : `${option.help} (default: ${option.default})`
+  return [left, right]
+}
+
+/** The exit codes, as every help page lists them. */
+const EXIT_CODES_TEXT = [
+  'Exit codes:',
+  ...columns([
+    [String(EXIT.ok), 'every scenario met its expectation'],
+    [String(EXIT.failed), 'a scenario did not (see the report), or the run failed'],
+    [String(EXIT.usage), 'bad input: a usage error or a malformed scenario file; nothing was written'],
+    [String(EXIT.interrupted), 'interrupted (SIGINT); a partial report was written'],
+    [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written'],
+  ]),
+]
+
+/** The `--help` text of one command. */
+export function commandHelp(spec: CommandSpec): string {
+  const lines = [`loadrace ${spec.name} — ${spec.summary}`, '', `Usage: loadrace ${spec.synopsis}`, '']
+  for (const paragraph of spec.description) lines.push(paragraph, '')
+  if (spec.operands.length > 0) lines.push('Arguments:', ...columns(spec.operands.map(operand => [operand.name, operand.help])), '')
+  lines.push('Options:', ...columns([...spec.options.map(optionRow), ['-h, --help', 'show this help']]), '')
+  lines.push(...EXIT_CODES_TEXT)
+  return `${lines.join('\n')}\n`
+}
+
+/** The `--help` text of `loadrace` itself. */
+export function programHelp(commands: readonly CommandSpec[]): string {
+  const lines = [
+    'loadrace — plugin-loader race simulator and determinism harness for cordis v4 agent systems',
+    '',
+    'Usage: loadrace <command> [arguments] [options]',
+    '',
+    'Commands:',
+    ...columns(commands.map(spec => [spec.name, spec.summary])),
+    '',
+    'Options:',
+    ...columns([['-h, --help', 'show this help'], ['--version', 'print the version']]),
+    '',
+    'Run `loadrace <command> --help` for the arguments and options of a command.',
+    '',
+    ...EXIT_CODES_TEXT,
+  ]
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,76 @@
+import { VARIANT_NAMES, type VariantName } from '../../src/variants/types.ts'
+import { parseChoiceList } from '../choice-list.ts'
+import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
+import { runMatrix } from '../matrix/run.ts'
+import { writeMatrixReport } from '../matrix/write.ts'
+import type { OptionSpec, ParsedArgs } from './args.ts'
+import { valueOf } from './args.ts'
+import type { Command } from './command.ts'
+import { DOCUMENT_OPTIONS, readComparisonExplore, readDocumentOutput, reportOption } from './document-options.ts'
+import { matrixSummary } from './matrix-summary.ts'
+import { OPTIONS, readGoldens, readTimeout, readWorkers } from './options.ts'
+import { scenariosFrom } from './scenarios.ts'
+import { supervised } from './supervised-run.ts'
+import { EXIT } from './usage-error.ts'
+import { parsedBy } from './values.ts'
+
+/** Where `matrix` writes when `--report` is not given. */
+const DEFAULT_REPORT_DIR = 'reports/matrix'
+
+const VARIANTS_OPTION = {
+  name: 'variants',
+  value: 'LIST',
+  default: 'all',
+  help: `comma-separated rows (canonical is always swept, as the baseline): ${VARIANT_NAMES.join(', ')}`,
+} as const satisfies OptionSpec
+
+/** `--variants`, or every variant. */
+function readVariants(args: ParsedArgs): VariantName[] {
+  const text = valueOf(args, VARIANTS_OPTION.name)
+  return text === undefined ? [...VARIANT_NAMES] : parsedBy(VARIANTS_OPTION.name, text, list => parseChoiceList(list, VARIANT_NAMES, 'variant'))
+}
+
+/** `loadrace matrix`: every ordering variant over the scenarios, each cell checked against the rules. */
+export const matrixCommand: Command = {
+  spec: {
+    name: 'matrix',
+    summary: 'sweep every ordering variant over the scenarios and check each cell against the rules',
+    synopsis: 'matrix [FILE|DIR…] [options]',
+    description: [
+      'Sweeps each scenario under every ordering variant (the RFC\'s decision and the alternatives it rejected) against '
+        + 'loadrace\'s reference, and prints a variant × scenario table of verdicts with the verdict the rules expect beside '
+        + 'each cell. The rules derive each expectation from the scenario\'s definition and its canonical sweep (see '
+        + 'harness/matrix/expectations.ts); e.g. registration-order must diverge wherever two plugins contribute unlisted tools.',
+      MATRIX_BUDGET_RATIONALE,
+      'Goldens are compared, never written. Exit 0 when every cell meets its expectation, 1 otherwise.',
+    ],
+    operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
+    options: [
+      OPTIONS.strategy, DOCUMENT_OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength, VARIANTS_OPTION,
+      OPTIONS.workers, OPTIONS.timeout, reportOption(DEFAULT_REPORT_DIR), DOCUMENT_OPTIONS.format, OPTIONS.goldens,
+    ],
+    maxOperands: Infinity,
+  },
+  async run(args, cli) {
+    const explore = readComparisonExplore(args)
+    const variants = readVariants(args)
+    const workers = readWorkers(args)
+    const timeoutMs = readTimeout(args)
+    const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
+    const goldens = readGoldens(args, cli.env)
+    const scenarios = await scenariosFrom(args.operands)
+
+    const { result: report, interrupted } = await supervised(cli, { workers, timeoutMs }, ({ runner, signal, progress }) => runMatrix(scenarios, {
+      ...explore,
+      variants,
+      runner,
+      workers,
+      goldens,
+      signal,
+      onProgress: progress ? (scenario, explored, planned) => progress.update(`${scenario.variant} · ${scenario.name}`, explored, planned) : undefined,
+    }))
+    const written = await writeMatrixReport(output.dir, report, output.formats)
+    cli.stdout.write(matrixSummary(report, written))
+    return interrupted ?? (report.summary.mismatched > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+  },
+}

@@ -1,0 +1,108 @@
+import { obsoleteGoldens } from '../goldens/golden.ts'
+import type { ScenarioReport } from '../report/types.ts'
+import { writeReport } from '../report/write.ts'
+import { ScenarioError, ScenarioErrors } from '../scenario/errors.ts'
+import { loadScenario } from '../scenario/load.ts'
+import type { Scenario } from '../scenario/types.ts'
+import { TARGET_NAMES } from '../scenario/types.ts'
+import { VARIANT_NAMES } from '../../src/variants/types.ts'
+import { inProcessRunner } from '../sweep/runner.ts'
+import { assembleReport, judge, withOverrides } from '../sweep/sweep.ts'
+import type { Command } from './command.ts'
+import { reportExitCode } from './exit-code.ts'
+import { mergedExploration } from './merged-exploration.ts'
+import { OPTIONS, readDepth, readGoldens, readReport, readStrength, readTimeout } from './options.ts'
+import { readShardSet, scenariosAcross, type ScenarioAcrossShards } from './shard-set.ts'
+import { sweepSummary } from './summary.ts'
+import { InputError, UsageError } from './usage-error.ts'
+
+/** Loads the scenario file of every entry (once per file); all bad files are reported together. */
+async function scenariosOf(groups: readonly ScenarioAcrossShards[]): Promise<Map<string, Scenario>> {
+  const files = [...new Set(groups.filter(group => group.entries[0]!.skipped === undefined).map(group => group.entries[0]!.file))]
+  const loaded = new Map<string, Scenario>()
+  const errors: ScenarioError[] = []
+  for (const file of files) {
+    try {
+      loaded.set(file, await loadScenario(file))
+    } catch (error) {
+      if (!(error instanceof ScenarioError)) throw error
+      errors.push(error)
+    }
+  }
+  if (errors.length > 0) throw new ScenarioErrors(errors)
+  for (const group of groups) {
+    const entry = group.entries[0]!
+    const scenario = loaded.get(entry.file)
+    if (scenario && scenario.name !== entry.name) {
+      throw new InputError([`${entry.file} now holds scenario "${scenario.name}", not "${entry.name}" as the shards recorded`])
+    }
+  }
+  return loaded
+}
+
+/** The scenario with the variant and target an entry was swept under. */
+function asSwept(original: Scenario, entry: ScenarioReport): Scenario {
+  const variant = VARIANT_NAMES.find(name => name === entry.variant)
+  const target = TARGET_NAMES.find(name => name === entry.target)
+  if (!variant || !target) throw new InputError([`${entry.name}: unknown variant "${entry.variant}" or target "${entry.target}"`])
+  return withOverrides(original, { variant, target })
+}
+
+/** `loadrace merge`: one report from the reports of all shards of a sweep, judged anew. */
+export const mergeCommand: Command = {
+  spec: {
+    name: 'merge',
+    summary: 'merge the reports of the shards of one sweep and judge the whole',
+    synopsis: 'merge DIR… --report DIR [options]',
+    description: [
+      'Each DIR holds the report.json of one shard (loadrace sweep --shard i/n). The shards must share strategy, seed and '
+        + 'budget, and shards 1..n must each be given exactly once. Per scenario the outputs are united by hash, each '
+        + 'distinct output\'s first interleaving is replayed once, and the whole is judged as an unsharded sweep would '
+        + 'be: a divergence whose two sides fell in different shards is found, minimised and blamed. Scenario files are '
+        + 'read from the paths the reports record (relative to the working directory).',
+      'Give the --depth/--strength the shards were swept with, if any (reports do not record them).',
+    ],
+    operands: [{ name: 'DIR…', help: 'folders holding the shards\' report.json' }],
+    options: [OPTIONS.report, OPTIONS.format, OPTIONS.depth, OPTIONS.strength, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens],
+    maxOperands: Infinity,
+  },
+  async run(args, cli) {
+    if (args.operands.length === 0) throw new UsageError('missing DIR: give the folders of the shard reports (see loadrace merge --help)')
+    const output = readReport(args, undefined)
+    const depth = readDepth(args)
+    const strength = readStrength(args)
+    const timeoutMs = readTimeout(args)
+    const goldens = readGoldens(args, cli.env)
+    const set = await readShardSet(args.operands)
+    const groups = scenariosAcross(set)
+    const scenarios = await scenariosOf(groups)
+
+    const started = Date.now()
+    const runner = inProcessRunner({ timeoutMs })
+    const options = { strategy: set.strategy, seed: set.seed, budget: set.budget, depth, strength }
+    const reports: ScenarioReport[] = []
+    for (const group of groups) {
+      const entry = group.entries[0]!
+      const original = scenarios.get(entry.file)
+      if (!original) {
+        reports.push(entry)
+        continue
+      }
+      const scenario = asSwept(original, entry)
+      const exploration = await mergedExploration(scenario, group, options, runner)
+      const shardTime = group.entries.reduce((total, shardEntry) => total + shardEntry.durationMs, 0)
+      reports.push(await judge(original, scenario, exploration, { strategy: set.strategy, runner, goldens }, Date.now() - shardTime))
+    }
+    const complete = set.shards.every(shard => shard.report.complete)
+    const workers = Math.max(...set.shards.map(shard => shard.report.options.workers))
+    const shardsTime = set.shards.reduce((total, shard) => total + shard.report.summary.durationMs, 0)
+    const report = assembleReport(reports, { ...options, workers }, complete, shardsTime + Date.now() - started)
+    if (goldens.ci && complete) {
+      const obsolete = await obsoleteGoldens(goldens.dir, groups.map(group => group.entries[0]!.name))
+      if (obsolete.length > 0) report.obsoleteGoldens = obsolete
+    }
+    const written = await writeReport(output.dir, report, output.formats)
+    cli.stdout.write(sweepSummary(report, written))
+    return reportExitCode(report, cli.stderr)
+  },
+}

@@ -1,0 +1,111 @@
+import { availableParallelism } from 'node:os'
+import { VARIANT_NAMES, type VariantName } from '../../src/variants/types.ts'
+import type { GoldenPolicy } from '../goldens/golden.ts'
+import { parseFormats, REPORT_FORMATS, type ReportFormat } from '../report/write.ts'
+import { DEFAULT_TIMEOUT_MS } from '../run/interleaving.ts'
+import { TARGET_NAMES, TIMEOUT_RANGE, type TargetName } from '../scenario/types.ts'
+import { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
+import { parseShard, type Shard } from '../sweep/shard.ts'
+import type { OptionSpec, ParsedArgs } from './args.ts'
+import { valueOf } from './args.ts'
+import { isCi, type Env } from './environment.ts'
+import { UsageError } from './usage-error.ts'
+import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
+
+/** The options of the `loadrace` commands, each defined once and shared by the commands that take it. */
+export const OPTIONS = {
+  strategy: { name: 'strategy', value: 'NAME', default: 'auto', help: `how to pick interleavings: ${STRATEGY_NAMES.join('|')}` },
+  budget: { name: 'budget', value: 'N', default: String(DEFAULT_BUDGET), help: 'most interleavings per scenario, a whole number ≥ 1' },
+  seed: { name: 'seed', value: 'S', default: '0', help: 'seed of every random choice; the same seed explores the same interleavings' },
+  depth: { name: 'depth', value: 'D', default: String(DEFAULT_DEPTH), help: 'PCT bug depth (strategy pct)' },
+  strength: { name: 'strength', value: 'T', default: String(DEFAULT_STRENGTH), help: 'covering strength t (strategy cover)' },
+  variant: { name: 'variant', value: 'NAME', default: "each scenario's own", help: `run every scenario under this ordering variant: ${VARIANT_NAMES.join('|')}` },
+  target: { name: 'target', value: 'NAME', default: "each scenario's own", help: `run every scenario against this system: ${TARGET_NAMES.join('|')}` },
+  shard: { name: 'shard', value: 'i/n', help: 'explore only shard i of n of every interleaving space (positions ≡ i−1 mod n); combine with loadrace merge' },
+  workers: { name: 'workers', value: 'N', default: `${availableParallelism()}, the available CPUs`, help: 'worker threads running interleavings; 1 runs them in this process' },
+  timeout: {
+    name: 'timeout',
+    value: 'MS',
+    default: `the scenario's timeout, else ${DEFAULT_TIMEOUT_MS}`,
+    help: `per-interleaving timeout in milliseconds (${TIMEOUT_RANGE.min}..${TIMEOUT_RANGE.max}); a run that outlives it is reported stuck`,
+  },
+  report: { name: 'report', value: 'DIR', default: 'reports/latest', help: 'folder the report files are written to (atomically)' },
+  format: { name: 'format', value: 'LIST', default: REPORT_FORMATS.join(','), help: `comma-separated report formats: ${REPORT_FORMATS.join(', ')}` },
+  goldens: { name: 'goldens', value: 'DIR', default: 'goldens', help: 'folder of the pinned canonical projections' },
+  updateGoldens: { name: 'update-goldens', help: 'write every golden anew from this run (also under CI)' },
+  json: { name: 'json', help: 'print one JSON object {token, hash, schedule, projection} instead' },
+  scenarios: { name: 'scenarios', value: 'PATH', default: 'scenarios/', repeatable: true, help: 'scenario file or folder to search for the scenario (repeatable)' },
+} as const satisfies Record<string, OptionSpec>
+
+/** How to explore each scenario. */
+export interface ExploreSettings {
+  strategy: StrategyName
+  budget: number
+  seed: string
+  depth?: number
+  strength?: number
+  variant?: VariantName
+  target?: TargetName
+  shard?: Shard
+}
+
+function optional<T>(args: ParsedArgs, option: OptionSpec, read: (text: string) => T): T | undefined {
+  const text = valueOf(args, option.name)
+  return text === undefined ? undefined : read(text)
+}
+
+/** `--strategy --budget --seed --depth --strength --variant --target --shard`. */
+export function readExplore(args: ParsedArgs): ExploreSettings {
+  return {
+    strategy: optional(args, OPTIONS.strategy, text => oneOf('strategy', text, STRATEGY_NAMES)) ?? 'auto',
+    budget: optional(args, OPTIONS.budget, text => wholeNumber('budget', text, 1)) ?? DEFAULT_BUDGET,
+    seed: optional(args, OPTIONS.seed, text => nonEmpty('seed', text)) ?? '0',
+    depth: readDepth(args),
+    strength: readStrength(args),
+    variant: optional(args, OPTIONS.variant, text => oneOf('variant', text, VARIANT_NAMES)),
+    target: optional(args, OPTIONS.target, text => oneOf('target', text, TARGET_NAMES)),
+    shard: optional(args, OPTIONS.shard, text => parsedBy('shard', text, parseShard)),
+  }
+}
+
+/** `--depth`, when given. */
+export function readDepth(args: ParsedArgs): number | undefined {
+  return optional(args, OPTIONS.depth, text => wholeNumber('depth', text, 1))
+}
+
+/** `--strength`, when given. */
+export function readStrength(args: ParsedArgs): number | undefined {
+  return optional(args, OPTIONS.strength, text => wholeNumber('strength', text, 1))
+}
+
+/** `--workers`, or the available parallelism. */
+export function readWorkers(args: ParsedArgs): number {
+  return optional(args, OPTIONS.workers, text => wholeNumber('workers', text, 1)) ?? availableParallelism()
+}
+
+/** `--timeout`, when given (otherwise each scenario's own timeout applies). */
+export function readTimeout(args: ParsedArgs): number | undefined {
+  return optional(args, OPTIONS.timeout, text => wholeNumber('timeout', text, TIMEOUT_RANGE.min, TIMEOUT_RANGE.max))
+}
+
+/** Where and in which formats the report is written. */
+export interface ReportDestination {
+  dir: string
+  formats: ReportFormat[]
+}
+
+/** `--report --format`; `fallbackDir` when `--report` is not given (undefined: it is required). */
+export function readReport(args: ParsedArgs, fallbackDir: string | undefined): ReportDestination {
+  const dir = optional(args, OPTIONS.report, text => nonEmpty('report', text)) ?? fallbackDir
+  if (dir === undefined) throw new UsageError('--report: required; name the folder to write the report to')
+  return { dir, formats: optional(args, OPTIONS.format, text => parsedBy('format', text, parseFormats)) ?? [...REPORT_FORMATS] }
+}
+
+/** `--goldens --update-goldens`, and whether this is CI (a missing golden then fails instead of being written). */
+export function readGoldens(args: ParsedArgs, env: Env): GoldenPolicy {
+  return {
+    dir: optional(args, OPTIONS.goldens, text => nonEmpty('goldens', text)) ?? 'goldens',
+    update: args.flags.has(OPTIONS.updateGoldens.name),
+    ci: isCi(env),
+  }
+}

@@ -1,0 +1,18 @@
+import { loadScenarios } from '../scenario/load.ts'
+import type { Scenario } from '../scenario/types.ts'
+import { InputError } from './usage-error.ts'
+
+/** Where scenarios are looked for when no path is given. */
+export const DEFAULT_SCENARIO_PATHS: readonly string[] = ['scenarios/']
+
+/**
+ * Loads every scenario under `paths` (the default folder when empty). Rejects
+ * with the loader's `ScenarioErrors` (one line per bad file), or with an
+ * `InputError` when no scenario file was found at all.
+ */
+export async function scenariosFrom(paths: readonly string[]): Promise<Scenario[]> {
+  const given = paths.length > 0 ? paths : DEFAULT_SCENARIO_PATHS
+  const scenarios = await loadScenarios(given)
+  if (scenarios.length === 0) throw new InputError([`no scenario files (.yml, .yaml) found in ${given.join(', ')}`])
+  return scenarios
+}

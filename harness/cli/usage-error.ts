@@ -1,0 +1,29 @@
+/** Exit codes of the `loadrace` command. */
+export const EXIT = {
+  /** Every scenario met its expectation. */
+  ok: 0,
+  /** A scenario did not (or the run failed). */
+  failed: 1,
+  /** Bad input: a usage error or a malformed scenario file; nothing was written. */
+  usage: 2,
+  /** Interrupted by SIGINT. */
+  interrupted: 130,
+  /** Terminated by SIGTERM. */
+  terminated: 143,
+} as const
+
+/** A bad command line: one line for stderr, naming the option and what it allows. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+/** Bad input found after parsing (a shard set that does not fit, an unknown scenario): one or more lines for stderr. */
+export class InputError extends Error {
+  override readonly name = 'InputError'
+  readonly lines: readonly string[]
+
+  constructor(lines: readonly string[]) {
+    super(lines.join('\n'))
+    this.lines = lines
+  }
+}

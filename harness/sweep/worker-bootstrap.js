@@ -1,0 +1,8 @@
+// Entry point of a pool worker thread: a worker does not inherit the parent's
+// TypeScript loader, so register tsx here, then start the TypeScript worker.
+import { register } from 'tsx/esm/api'
+
+register()
+// tsx turns source maps on; cordis builds many stack traces, which they make slow.
+process.setSourceMapsEnabled(false)
+await import('./worker.ts')

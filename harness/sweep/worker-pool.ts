@@ -1,0 +1,185 @@
+import { Worker } from 'node:worker_threads'
+import type { Scenario } from '../scenario/types.ts'
+import type { Schedule } from '../space/space.ts'
+import { tokenOf } from './analyze.ts'
+import type { RunRecord, Runner } from './runner.ts'
+import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
+
+const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url)
+
+/** One interleaving handed to a worker thread, and who waits for it. */
+interface Task {
+  job: WorkerJob
+  scenario: Scenario
+  resolve(record: RunRecord): void
+  reject(error: Error): void
+}
+
+/** Where tasks come from: a `runAll` batch hands them out one at a time, a `runOne` has a single one. */
+interface Source {
+  batch: number
+  /** The next task, or undefined when the source is used up. */
+  next(): Task | undefined
+}
+
+/** One worker thread and the task it runs, if any. */
+interface Slot {
+  worker: Worker
+  number: number
+  running: Task | undefined
+  /** Set once the thread is ended or lost; its events are ignored from then on. */
+  retired: boolean
+}
+
+function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, 'id' | 'batch' | 'index' | 'alwaysJson'>): WorkerJob {
+  return { ...fields, file: scenario.file, scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule: [...schedule] }
+}
+
+/**
+ * The worker-thread runner: up to `size` threads, started on demand, each
+ * running one interleaving at a time. Every thread loads the scenario file
+ * itself (plugin modules cannot be sent), so the scenario's `file` must be
+ * loadable from the working directory. A `runAll` hands out its schedules
+ * lazily, so a huge plan costs nothing up front. A thread that crashes fails
+ * the work it held with a message naming the interleaving; aborting a
+ * `runAll` ends the threads busy with it at once.
+ */
+export function workerPool(options: { size: number, timeoutMs?: number }): Runner {
+  const settings: WorkerSettings = { timeoutMs: options.timeoutMs }
+  const slots: Slot[] = []
+  let sources: Source[] = []
+  let nextId = 0
+  let nextBatch = 0
+  let started = 0
+
+  function retire(slot: Slot): void {
+    slot.retired = true
+    slots.splice(slots.indexOf(slot), 1)
+    void slot.worker.terminate()
+  }
+
+  function lost(slot: Slot, cause: string): void {
+    if (slot.retired) return
+    const task = slot.running
+    retire(slot)
+    if (task) {
+      const token = tokenOf(task.scenario, task.job.schedule)
+      task.reject(new Error(`worker thread ${slot.number} crashed while running ${token}: ${cause}`))
+    }
+    dispatch()
+  }
+
+  function spawn(): Slot {
+    const slot: Slot = { worker: new Worker(BOOTSTRAP, { workerData: settings }), number: ++started, running: undefined, retired: false }
+    slot.worker.on('message', (reply: WorkerReply) => {
+      const task = slot.running
+      if (slot.retired || !task || task.job.id !== reply.id) return
+      slot.running = undefined
+      if (reply.kind === 'record') task.resolve(reply.record)
+      else task.reject(new Error(reply.message))
+      dispatch()
+    })
+    slot.worker.on('error', error => lost(slot, error.message))
+    slot.worker.on('exit', code => lost(slot, `the thread exited with code ${code}`))
+    slots.push(slot)
+    return slot
+  }
+
+  function nextTask(): Task | undefined {
+    while (sources.length > 0) {
+      const task = sources[0]!.next()
+      if (task) return task
+      sources.shift()
+    }
+    return undefined
+  }
+
+  function dispatch(): void {
+    for (;;) {
+      if (sources.length === 0) return
+      const slot = slots.find(candidate => !candidate.running) ?? (slots.length < options.size ? spawn() : undefined)
+      if (!slot) return
+      const task = nextTask()
+      if (!task) return
+      slot.running = task
+      slot.worker.postMessage(task.job)
+    }
+  }
+
+  /** Stops handing out the tasks of `batch` and ends the threads running one. */
+  function cancel(batch: number): void {
+    sources = sources.filter(source => source.batch !== batch)
+    for (const slot of [...slots]) {
+      if (slot.running?.job.batch === batch) retire(slot)
+    }
+  }
+
+  return {
+    runAll(scenario, schedules, onRecord, signal) {
+      if (signal?.aborted || schedules.length === 0) return Promise.resolve()
+      const batch = nextBatch++
+      return new Promise<void>((resolve, reject) => {
+        let handedOut = 0
+        let remaining = schedules.length
+        let settled = false
+        const finish = (error?: Error) => {
+          if (settled) return
+          settled = true
+          signal?.removeEventListener('abort', abort)
+          cancel(batch)
+          if (error) reject(error)
+          else resolve()
+        }
+        const abort = () => finish()
+        signal?.addEventListener('abort', abort, { once: true })
+        sources.push({
+          batch,
+          next() {
+            if (handedOut >= schedules.length) return undefined
+            const index = handedOut++
+            return {
+              job: jobOf(scenario, schedules[index]!, { id: nextId++, batch, index, alwaysJson: false }),
+              scenario,
+              resolve(record) {
+                if (settled) return
+                onRecord(record)
+                if (--remaining === 0) finish()
+              },
+              reject: finish,
+            }
+          },
+        })
+        dispatch()
+      })
+    },
+    runOne(scenario, schedule) {
+      const batch = nextBatch++
+      return new Promise((resolve, reject) => {
+        let task: Task | undefined = {
+          job: jobOf(scenario, schedule, { id: nextId++, batch, index: -1, alwaysJson: true }),
+          scenario,
+          resolve(record) {
+            if (record.json === undefined) reject(new Error(`worker returned no projection for ${tokenOf(scenario, schedule)}`))
+            else resolve({ ...record, json: record.json })
+          },
+          reject,
+        }
+        sources.push({
+          batch,
+          next() {
+            const taken = task
+            task = undefined
+            return taken
+          },
+        })
+        dispatch()
+      })
+    },
+    async close() {
+      sources = []
+      const ending = slots.splice(0)
+      for (const slot of ending) slot.retired = true
+      await Promise.all(ending.map(slot => slot.worker.terminate()))
+    },
+  }
+}

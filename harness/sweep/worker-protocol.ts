@@ -1,0 +1,38 @@
+import type { VariantName } from '../../src/variants/types.ts'
+import type { TargetName } from '../scenario/types.ts'
+import type { RunRecord } from './runner.ts'
+
+/**
+ * The messages between the worker pool and its worker threads. A scenario
+ * cannot cross a thread boundary (module plugins are live code), so a job
+ * names the scenario file and the overrides, and the worker loads it itself.
+ */
+
+/** The settings a worker thread starts with (its `workerData`). */
+export interface WorkerSettings {
+  /** Per-interleaving timeout; undefined: the scenario's own, else the default. */
+  timeoutMs?: number
+}
+
+/** One interleaving to run. */
+export interface WorkerJob {
+  id: number
+  /** Jobs of one `runAll` share a batch; the projection JSON is sent once per hash and batch. */
+  batch: number
+  /** Send the projection JSON even for a hash this worker already reported in this batch. */
+  alwaysJson: boolean
+  /** The scenario file as given on the command line (relative to the shared working directory). */
+  file: string
+  /** The scenario's name, to check the file still holds it. */
+  scenario: string
+  variant: VariantName
+  target: TargetName
+  schedule: string[]
+  /** The schedule's position in the batch. */
+  index: number
+}
+
+/** A worker's answer to one job. */
+export type WorkerReply =
+  | { kind: 'record', id: number, record: RunRecord }
+  | { kind: 'failed', id: number, message: string }

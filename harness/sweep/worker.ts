@@ -1,0 +1,48 @@
+/**
+ * A worker thread of the pool: loads scenario files itself, runs the
+ * interleavings it is sent one at a time, and answers each with its record.
+ * Started through `worker-bootstrap.js`, which makes TypeScript importable.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { loadScenario } from '../scenario/load.ts'
+import type { Scenario } from '../scenario/types.ts'
+import { runRecord, type RunRecord } from './runner.ts'
+import { withOverrides } from './sweep.ts'
+import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
+
+const port = parentPort
+if (!port) throw new Error('harness/sweep/worker.ts runs only as a worker thread')
+const settings = (workerData ?? {}) as WorkerSettings
+
+/** Loaded scenario files, by path: each file is imported once per thread. */
+const loaded = new Map<string, Promise<Scenario>>()
+/** The hashes whose JSON this worker already sent, for the current batch. */
+let sent = { batch: -1, hashes: new Set<string>() }
+
+async function scenarioOf(job: WorkerJob): Promise<Scenario> {
+  let scenario = loaded.get(job.file)
+  if (!scenario) {
+    scenario = loadScenario(job.file)
+    loaded.set(job.file, scenario)
+  }
+  const original = await scenario
+  if (original.name !== job.scenario) {
+    throw new Error(`${job.file} now holds scenario "${original.name}", not "${job.scenario}"`)
+  }
+  return withOverrides(original, job)
+}
+
+async function run(job: WorkerJob): Promise<RunRecord> {
+  const record: RunRecord = await runRecord(await scenarioOf(job), job.schedule, job.index, settings.timeoutMs)
+  if (sent.batch !== job.batch) sent = { batch: job.batch, hashes: new Set() }
+  if (sent.hashes.has(record.hash) && !job.alwaysJson) delete record.json
+  sent.hashes.add(record.hash)
+  return record
+}
+
+port.on('message', (job: WorkerJob) => {
+  run(job).then(
+    (record): WorkerReply => ({ kind: 'record', id: job.id, record }),
+    (error: unknown): WorkerReply => ({ kind: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) }),
+  ).then(reply => port.postMessage(reply))
+})

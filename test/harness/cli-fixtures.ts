@@ -1,0 +1,134 @@
+/** Running the real `loadrace` command in a child process, and the scenario files its specs sweep. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Cli } from '../../harness/cli/command.ts'
+import { stripTimings } from '../../harness/report/json.ts'
+import type { Report } from '../../harness/report/types.ts'
+
+/** Absolute path of the `loadrace` bin. */
+export const BIN = fileURLToPath(new URL('../../bin/loadrace.js', import.meta.url))
+
+/** What a finished command did. */
+export interface CliRun {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+/** Options of one command run. */
+export interface CliOptions {
+  cwd: string
+  /** Added to the environment; `CI` is cleared unless given here. */
+  env?: Record<string, string>
+}
+
+/** Starts `node bin/loadrace.js …args` without waiting for it. */
+export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+  return { child, done }
+}
+
+/** Runs `node bin/loadrace.js …args` to the end. */
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliRun> {
+  return startCli(args, options).done
+}
+
+/** A `Cli` for calling `main()` in this process that keeps what the command writes. */
+export function captured(env: Record<string, string> = {}): { cli: Cli, stdout: () => string, stderr: () => string } {
+  let stdout = ''
+  let stderr = ''
+  return {
+    cli: { stdout: { write: (text: string) => { stdout += text } }, stderr: { write: (text: string) => { stderr += text } }, env },
+    stdout: () => stdout,
+    stderr: () => stderr,
+  }
+}
+
+/** Runs `action` with `cwd` as the working directory (scenario and report paths are relative to it). */
+export async function inDir<T>(cwd: string, action: () => Promise<T>): Promise<T> {
+  const previous = process.cwd()
+  process.chdir(cwd)
+  try {
+    return await action()
+  } finally {
+    process.chdir(previous)
+  }
+}
+
+/** Reads `<dir>/report.json`. */
+export async function readReport(dir: string): Promise<Report> {
+  return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report
+}
+
+/** A report without what legitimately differs between equal runs: timings and the worker count. */
+export function comparable(report: Report): Report {
+  const stripped = stripTimings(report)
+  return { ...stripped, options: { ...stripped.options, workers: 0 } }
+}
+
+/** Whether `path` exists. */
+export async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false)
+}
+
+/** The names in a folder, sorted. */
+export async function listing(dir: string): Promise<string[]> {
+  return (await readdir(dir)).sort()
+}
+
+/** Tool plugin entries `tool-a`, `tool-b`, … each registering one tool named after it. */
+function toolPlugins(count: number): string {
+  return Array.from({ length: count }, (_, i) => {
+    const name = `t${String.fromCharCode(97 + (i % 26))}${i >= 26 ? i : ''}`
+    return `  - id: tool-${name}\n    tools: [${name}]\n`
+  }).join('')
+}
+
+/** Two independent tool plugins under the canonical order: deterministic, space 2. */
+export const PAIR = `name: pair\napp: none\nplugins:\n${toolPlugins(2)}expect:\n  outcome: completed\n  tools: [ta, tb]\n`
+
+/** Five independent tool plugins: deterministic, space 120. */
+export const FIVE = `name: five\napp: none\nplugins:\n${toolPlugins(5)}expect:\n  outcome: completed\n  tools: [ta, tb, tc, td, te]\n`
+
+/** Two plugins in registration order: the race the sweep must find (space 2, both interleavings differ). */
+export const RACE = `name: race\napp: none\nvariant: registration-order\nplugins:\n${toolPlugins(2)}expect:\n  outcome: completed\n  deterministic: false\n`
+
+/** Four plugins in registration order: every interleaving gives its own bytes (space 24). */
+export const RACE4 = `name: race4\napp: none\nvariant: registration-order\nplugins:\n${toolPlugins(4)}expect:\n  outcome: completed\n  deterministic: false\n`
+
+/** A scenario file with an unknown outcome. */
+export const MALFORMED = `name: broken\nplugins:\n  - id: tool-a\n    tools: [a]\nexpect:\n  outcome: finished\n`
+
+/** `count` tool plugins plus a module plugin (`marker.mjs`) that appends a line to `markerPath` whenever it is applied. */
+export function longSweep(count: number, markerPath: string): string {
+  return `name: long\napp: none\nplugins:\n${toolPlugins(count)}  - id: marker\n    module: ./marker.mjs\n    config:\n      path: ${JSON.stringify(markerPath)}\nexpect:\n  outcome: completed\n`
+}
+
+/** The module plugin `longSweep` needs. */
+export const MARKER_MODULE = `import { appendFileSync } from 'node:fs'\nexport default function marker(ctx, config) {\n  appendFileSync(config.path, 'applied\\n')\n}\n`
+
+/** A plugin module that ends the worker thread it is applied in (and does nothing on the main thread). */
+export const CRASH_MODULE = `import { isMainThread } from 'node:worker_threads'\nexport default function crash() {\n  if (!isMainThread) process.exit(3)\n}\n`
+
+/** A scenario whose second plugin is `CRASH_MODULE`. */
+export const CRASHING = `name: crashing\napp: none\nplugins:\n${toolPlugins(1)}  - id: crash\n    module: ./crash.mjs\nexpect:\n  outcome: completed\n`
+
+/** Many tool plugins, only listed (never run): a space far beyond 2^53. */
+export function huge(count: number): string {
+  return `name: huge\napp: none\nplugins:\n${toolPlugins(count)}expect:\n  outcome: completed\n`
+}
