@@ -11,7 +11,7 @@ import { assembleReport, judge, withOverrides } from '../sweep/sweep.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
 import { mergedExploration } from './merged-exploration.ts'
-import { OPTIONS, readDepth, readGoldens, readReport, readStrength, readTimeout } from './options.ts'
+import { OPTIONS, readGoldens, readReport, readTimeout } from './options.ts'
 import { readShardSet, scenariosAcross, type ScenarioAcrossShards } from './shard-set.ts'
 import { sweepSummary } from './summary.ts'
 import { InputError, UsageError } from './usage-error.ts'
@@ -55,22 +55,19 @@ export const mergeCommand: Command = {
     summary: 'merge the reports of the shards of one sweep and judge the whole',
     synopsis: 'merge DIR… --report DIR [options]',
     description: [
-      'Each DIR holds the report.json of one shard (loadrace sweep --shard i/n). The shards must share strategy, seed and '
-        + 'budget, and shards 1..n must each be given exactly once. Per scenario the outputs are united by hash, each '
+      'Each DIR holds the report.json of one shard (loadrace sweep --shard i/n). The shards must share strategy, seed, '
+        + 'budget, depth and strength, and shards 1..n must each be given exactly once. Per scenario the outputs are united by hash, each '
         + 'distinct output\'s first interleaving is replayed once, and the whole is judged as an unsharded sweep would '
         + 'be: a divergence whose two sides fell in different shards is found, minimised and blamed. Scenario files are '
         + 'read from the paths the reports record (relative to the working directory).',
-      'Give the --depth/--strength the shards were swept with, if any (reports do not record them).',
     ],
     operands: [{ name: 'DIR…', help: 'folders holding the shards\' report.json' }],
-    options: [OPTIONS.report, OPTIONS.format, OPTIONS.depth, OPTIONS.strength, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens],
+    options: [OPTIONS.report, OPTIONS.format, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens],
     maxOperands: Infinity,
   },
   async run(args, cli) {
     if (args.operands.length === 0) throw new UsageError('missing DIR: give the folders of the shard reports (see loadrace merge --help)')
     const output = readReport(args, undefined)
-    const depth = readDepth(args)
-    const strength = readStrength(args)
     const timeoutMs = readTimeout(args)
     const goldens = readGoldens(args, cli.env)
     const set = await readShardSet(args.operands)
@@ -79,7 +76,7 @@ export const mergeCommand: Command = {
 
     const started = Date.now()
     const runner = inProcessRunner({ timeoutMs })
-    const options = { strategy: set.strategy, seed: set.seed, budget: set.budget, depth, strength }
+    const options = { strategy: set.strategy, seed: set.seed, budget: set.budget, depth: set.depth, strength: set.strength }
     const reports: ScenarioReport[] = []
     for (const group of groups) {
       const entry = group.entries[0]!

@@ -11,7 +11,7 @@ import { InputError } from './usage-error.ts'
  * unsharded: the outputs united by hash, each distinct output's first
  * interleaving replayed once (through `runner`) for its projection, and the
  * plan's guarantee for the total explored. Rejects with an `InputError` when
- * finished shards do not add up to the plan (other `--depth`/`--strength`).
+ * finished shards do not add up to the plan (the scenario file changed since the sweep, say).
  */
 export async function mergedExploration(scenario: Scenario, across: ScenarioAcrossShards, options: ExploreOptions, runner: Runner): Promise<Exploration> {
   const outputs: OutputGroup[] = []
@@ -30,7 +30,7 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
   if (across.finished && explored !== schedules.length) {
     throw new InputError([
       `the shards explored ${explored} interleavings of ${scenario.name}, but its plan has ${schedules.length}; `
-        + 'give merge the --depth/--strength the shards were swept with',
+        + 'was the scenario file changed since the shards were swept?',
     ])
   }
   const divergent = outputs[1]

@@ -17,6 +17,8 @@ export interface ShardSet {
   strategy: StrategyName
   seed: string
   budget: number
+  depth: number | undefined
+  strength: number | undefined
   /** Every shard, ordered by index. */
   shards: ShardReport[]
 }
@@ -48,7 +50,7 @@ async function readShard(dir: string): Promise<ShardReport | string> {
 
 /**
  * Reads the reports in `dirs` and checks they are the shards of one sweep:
- * one strategy, seed and budget, one shard count n, and shards 1..n each
+ * one strategy, seed, budget, depth and strength, one shard count n, and shards 1..n each
  * exactly once. Rejects with an `InputError` saying what does not fit.
  */
 export async function readShardSet(dirs: readonly string[]): Promise<ShardSet> {
@@ -58,9 +60,9 @@ export async function readShardSet(dirs: readonly string[]): Promise<ShardSet> {
   const shards = (read as ShardReport[]).slice().sort((a, b) => a.shard.index - b.shard.index)
   const first = shards[0]!
   for (const other of shards.slice(1)) {
-    for (const key of ['strategy', 'seed', 'budget'] as const) {
+    for (const key of ['strategy', 'seed', 'budget', 'depth', 'strength'] as const) {
       if (other.report.options[key] !== first.report.options[key]) {
-        throw new InputError([`${first.dir} and ${other.dir} differ in ${key} (${JSON.stringify(first.report.options[key])} vs ${JSON.stringify(other.report.options[key])}): shards of one sweep share strategy, seed and budget`])
+        throw new InputError([`${first.dir} and ${other.dir} differ in ${key} (${JSON.stringify(first.report.options[key])} vs ${JSON.stringify(other.report.options[key])}): shards of one sweep share strategy, seed, budget, depth and strength`])
       }
     }
     if (other.shard.count !== first.shard.count) {
@@ -75,7 +77,8 @@ export async function readShardSet(dirs: readonly string[]): Promise<ShardSet> {
   }
   const strategy = STRATEGY_NAMES.find(name => name === first.report.options.strategy)
   if (strategy === undefined) throw new InputError([`${first.dir}: unknown strategy "${first.report.options.strategy}"`])
-  return { strategy, seed: first.report.options.seed, budget: first.report.options.budget, shards }
+  const { seed, budget, depth, strength } = first.report.options
+  return { strategy, seed, budget, depth: depth ?? undefined, strength: strength ?? undefined, shards }
 }
 
 /** A scenario's entries across the shards: the same name, variant and target. */

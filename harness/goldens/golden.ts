@@ -1,6 +1,6 @@
 import { readFile, readdir, rename, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createTwoFilesPatch } from 'diff'
+import { unifiedDiff } from '../oracle/diff.ts'
 import type { GoldenStatus } from '../report/types.ts'
 import type { Projection } from '../oracle/projection.ts'
 
@@ -80,7 +80,7 @@ export async function checkGolden(golden: Golden, policy: GoldenPolicy): Promise
     return { status: 'written' }
   }
   if (pinned === undefined) return { status: 'missing' }
-  return { status: 'mismatch', diff: createTwoFilesPatch(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned, actual) }
+  return { status: 'mismatch', diff: unifiedDiff(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned, actual) }
 }
 
 /** Goldens in `dir` that belong to no scenario of `names`. */

@@ -1,4 +1,4 @@
-import { createTwoFilesPatch } from 'diff'
+import { unifiedDiff } from './diff.ts'
 import type { DivergenceKind, DivergencePart } from '../report/types.ts'
 import type { Projection } from './projection.ts'
 
@@ -54,5 +54,5 @@ export function firstDifference(a: Projection, b: Projection): Difference | unde
 /** A unified diff of one part of two projections, pretty-printed JSON, labelled with the replay tokens. */
 export function diffPart(a: Projection, b: Projection, part: DivergencePart, labels: [string, string]): string {
   const render = (projection: Projection) => JSON.stringify(partOf(projection, part), null, 2) + '\n'
-  return createTwoFilesPatch(labels[0], labels[1], render(a), render(b), undefined, undefined, { context: 3 })
+  return unifiedDiff(labels[0], labels[1], render(a), render(b))
 }

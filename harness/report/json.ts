@@ -61,10 +61,13 @@ function canonicalReport(report: Report, zeroTimings: boolean): Report {
       strategy: options.strategy,
       seed: options.seed,
       budget: options.budget,
+      depth: options.depth,
+      strength: options.strength,
       shard: options.shard,
       workers: options.workers,
     },
     scenarios: report.scenarios.map((scenario) => canonicalScenario(scenario, zeroTimings ? 0 : scenario.durationMs)),
+    ...report.obsoleteGoldens ? { obsoleteGoldens: [...report.obsoleteGoldens] } : {},
     summary: {
       scenarios: summary.scenarios,
       passed: summary.passed,

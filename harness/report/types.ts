@@ -89,6 +89,10 @@ export interface Report {
     strategy: string
     seed: string
     budget: number
+    /** PCT depth (`--depth`), null when the strategy default applied. */
+    depth: number | null
+    /** Covering strength (`--strength`), null when the strategy default applied. */
+    strength: number | null
     /** `i/n`, or null when not sharded. */
     shard: string | null
     workers: number

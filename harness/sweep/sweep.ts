@@ -83,7 +83,7 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
 }
 
 /** What the report's header records about how a sweep ran. */
-export type ReportOptions = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'shard' | 'workers'>
+export type ReportOptions = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers'>
 
 /** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
 export function assembleReport(reports: ScenarioReport[], settings: ReportOptions, complete: boolean, durationMs: number): Report {
@@ -95,6 +95,8 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
       strategy: settings.strategy,
       seed: settings.seed,
       budget: settings.budget,
+      depth: settings.depth ?? null,
+      strength: settings.strength ?? null,
       shard: settings.shard ? formatShard(settings.shard) : null,
       workers: settings.workers,
     },

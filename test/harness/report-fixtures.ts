@@ -127,7 +127,7 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
     tool: 'loadrace',
     version: '0.1.0',
     complete: true,
-    options: { strategy: 'auto', seed: '42', budget: 1000, shard: null, workers: 2 },
+    options: { strategy: 'auto', seed: '42', budget: 1000, depth: null, strength: null, shard: null, workers: 2 },
     scenarios,
     summary: { scenarios: 5, passed: 1, failed: 3, interleavings: 90, durationMs: 5000 },
     ...overrides,
