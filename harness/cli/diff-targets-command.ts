@@ -38,17 +38,20 @@ export const diffTargetsCommand: Command = {
     const workers = readWorkers(args)
     const timeoutMs = readTimeout(args)
     const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
-    const scenarios = await scenariosFrom(args.operands)
-
-    const { result: report, interrupted } = await supervised(cli, { workers, timeoutMs }, ({ runner, signal, progress }) => diffTargets(scenarios, {
-      ...explore,
-      runner,
-      workers,
-      signal,
-      onProgress: progress ? (scenario, explored, planned) => progress.update(`${scenario.target} · ${scenario.name}`, explored, planned) : undefined,
-    }))
-    const written = await writeTargetDiffReport(output.dir, report, output.formats)
-    cli.stdout.write(diffTargetsSummary(report, written))
-    return interrupted ?? (report.summary.differing > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
+      const scenarios = await scenariosFrom(args.operands)
+      if (signal.aborted) return interrupted()!
+      const report = await diffTargets(scenarios, {
+        ...explore,
+        runner,
+        workers,
+        signal,
+        onProgress: onProgress(scenario => `${scenario.target} · ${scenario.name}`),
+      })
+      clearProgress()
+      const written = await writeTargetDiffReport(output.dir, report, output.formats)
+      cli.stdout.write(diffTargetsSummary(report, written))
+      return interrupted() ?? (report.summary.differing > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+    })
   },
 }

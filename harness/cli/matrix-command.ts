@@ -58,19 +58,22 @@ export const matrixCommand: Command = {
     const timeoutMs = readTimeout(args)
     const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
     const goldens = readGoldens(args, cli.env)
-    const scenarios = await scenariosFrom(args.operands)
-
-    const { result: report, interrupted } = await supervised(cli, { workers, timeoutMs }, ({ runner, signal, progress }) => runMatrix(scenarios, {
-      ...explore,
-      variants,
-      runner,
-      workers,
-      goldens,
-      signal,
-      onProgress: progress ? (scenario, explored, planned) => progress.update(`${scenario.variant} · ${scenario.name}`, explored, planned) : undefined,
-    }))
-    const written = await writeMatrixReport(output.dir, report, output.formats)
-    cli.stdout.write(matrixSummary(report, written))
-    return interrupted ?? (report.summary.mismatched > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
+      const scenarios = await scenariosFrom(args.operands)
+      if (signal.aborted) return interrupted()!
+      const report = await runMatrix(scenarios, {
+        ...explore,
+        variants,
+        runner,
+        workers,
+        goldens,
+        signal,
+        onProgress: onProgress(scenario => `${scenario.variant} · ${scenario.name}`),
+      })
+      clearProgress()
+      const written = await writeMatrixReport(output.dir, report, output.formats)
+      cli.stdout.write(matrixSummary(report, written))
+      return interrupted() ?? (report.summary.mismatched > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+    })
   },
 }

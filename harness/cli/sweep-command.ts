@@ -1,19 +1,11 @@
 import { writeReport } from '../report/write.ts'
-import { inProcessRunner, type Runner } from '../sweep/runner.ts'
 import { sweep } from '../sweep/sweep.ts'
-import { workerPool } from '../sweep/worker-pool.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
-import { watchInterruptions } from './interrupt.ts'
 import { OPTIONS, readExplore, readGoldens, readReport, readTimeout, readWorkers } from './options.ts'
-import { progressLine } from './progress.ts'
 import { scenariosFrom } from './scenarios.ts'
+import { supervised } from './supervised-run.ts'
 import { sweepSummary } from './summary.ts'
-
-/** The in-process runner for one worker, the worker-thread pool for more. */
-export function runnerFor(workers: number, timeoutMs: number | undefined): Runner {
-  return workers > 1 ? workerPool({ size: workers, timeoutMs }) : inProcessRunner({ timeoutMs })
-}
 
 /** `loadrace sweep`: explore, judge, write the report, summarise. */
 export const sweepCommand: Command = {
@@ -44,36 +36,15 @@ export const sweepCommand: Command = {
     const timeoutMs = readTimeout(args)
     const output = readReport(args, 'reports/latest')
     const goldens = readGoldens(args, cli.env)
-    const progress = progressLine(cli.stderr, cli.env)
-    const interruption = watchInterruptions((name) => {
-      progress?.clear()
-      cli.stderr.write(`loadrace: ${name}: stopping; writing what was explored so far (a second signal exits at once)\n`)
-    })
-    try {
+    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
       const scenarios = await scenariosFrom(args.operands)
       // Interrupted before anything ran: nothing to report.
-      const early = interruption.exitCode()
-      if (early !== undefined) return early
-      const runner = runnerFor(workers, timeoutMs)
-      let report
-      try {
-        report = await sweep(scenarios, {
-          ...explore,
-          runner,
-          workers,
-          goldens,
-          signal: interruption.signal,
-          onProgress: progress ? (scenario, explored, planned) => progress.update(scenario.name, explored, planned) : undefined,
-        })
-      } finally {
-        progress?.clear()
-        await runner.close()
-      }
+      if (signal.aborted) return interrupted()!
+      const report = await sweep(scenarios, { ...explore, runner, workers, goldens, signal, onProgress: onProgress(scenario => scenario.name) })
+      clearProgress()
       const written = await writeReport(output.dir, report, output.formats)
       cli.stdout.write(sweepSummary(report, written))
-      return interruption.exitCode() ?? reportExitCode(report, cli.stderr)
-    } finally {
-      interruption.dispose()
-    }
+      return interrupted() ?? reportExitCode(report, cli.stderr)
+    })
   },
 }
