@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { GenerateOptions } from '../llm/types.ts'
 import { foldRequestHeader } from '../session/header.ts'
 import type { SessionStore } from '../session/store.ts'
-import { InvariantError } from '../system-prompt/invariant.ts'
+import { InvariantError } from '../runtime/invariant-error.ts'
 import { isAgentLoopRequest } from './request-marker.ts'
 
 export { InvariantError }

@@ -1,18 +1,12 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { VARIABLE_NAME } from './service.ts'
 import type { PromptAssembly } from './types.ts'
+import { InvariantError } from '../runtime/invariant-error.ts'
 
 /** The package name invariant failures of the prompt assembly are attributed to. */
 export const PROMPT_INVARIANT_OWNER = 'loadrace/system-prompt'
 
-/** A broken runtime invariant; the message reads `invariant violated by "<owner>": <text>`. */
-export class InvariantError extends Error {
-  override name = 'InvariantError'
-
-  constructor(readonly owner: string, readonly detail: string) {
-    super(`invariant violated by "${owner}": ${detail}`)
-  }
-}
+export { InvariantError }
 
 /**
  * The problems of an authoritative assembly, in a fixed order (empty when it
