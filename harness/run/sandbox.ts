@@ -3,17 +3,33 @@
  * timers and process listeners are not cordis effects, so disposing the
  * context cannot reach them. The harness records them while the interleaving
  * runs and removes them when it ends, so that no run can reach into the next.
+ *
+ * Timers are recorded where Node creates them (an async hook on `Timeout` and
+ * `Immediate` resources), not by patching `setTimeout`: a plugin may schedule
+ * through `node:timers`, `node:timers/promises`, `setImmediate`, or a function
+ * it captured when its module was first imported.
  */
+import { createHook } from 'node:async_hooks'
 
-const original = {
-  setTimeout: globalThis.setTimeout,
-  setInterval: globalThis.setInterval,
-  clearTimeout: globalThis.clearTimeout,
-  clearInterval: globalThis.clearInterval,
-}
+const clearScheduledTimeout = globalThis.clearTimeout
+const clearScheduledImmediate = globalThis.clearImmediate
+const createTimeout = globalThis.setTimeout
+
+/** Nonzero while `harnessTimers` creates a timer: the sandbox leaves the harness's own timers alone. */
+let exempt = 0
 
 /** The harness's own timers, immune to the sandbox. */
-export const harnessTimers = original
+export const harnessTimers = {
+  setTimeout: ((...args: Parameters<typeof setTimeout>) => {
+    exempt++
+    try {
+      return createTimeout(...args)
+    } finally {
+      exempt--
+    }
+  }) as typeof setTimeout,
+  clearTimeout: clearScheduledTimeout,
+}
 
 type Listener = (...args: unknown[]) => void
 
@@ -21,32 +37,51 @@ function listenerSnapshot(): Map<string | symbol, Listener[]> {
   return new Map(process.eventNames().map(name => [name, process.rawListeners(name) as Listener[]]))
 }
 
+/** A scheduled callback as Node created it: cleared by `clearTimeout` (timers) or `clearImmediate` (immediates). */
+interface Scheduled {
+  kind: 'Timeout' | 'Immediate'
+  resource: object
+}
+
+/** The sandbox recording now (interleavings of one thread run one at a time). */
+let recording: Set<Scheduled> | undefined
+
+const timerHook = createHook({
+  init(_id, type, _trigger, resource: object) {
+    if (recording === undefined || exempt > 0) return
+    if (type === 'Timeout' || type === 'Immediate') recording.add({ kind: type, resource })
+  },
+})
+
+function cancel({ kind, resource }: Scheduled): void {
+  // The async hook hands out the very objects setTimeout/setImmediate return.
+  if (kind === 'Timeout') clearScheduledTimeout(resource as ReturnType<typeof setTimeout>)
+  else clearScheduledImmediate(resource as ReturnType<typeof setImmediate>)
+}
+
 export class Sandbox {
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>()
+  private readonly scheduled = new Set<Scheduled>()
   private listeners: Map<string | symbol, Listener[]> | undefined
 
   /** Starts recording. */
   install(): void {
     if (this.listeners) return
     this.listeners = listenerSnapshot()
-    const timers = this.timers
-    const track = <T extends ReturnType<typeof setTimeout>>(handle: T): T => {
-      timers.add(handle)
-      return handle
-    }
-    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => track(original.setTimeout(...args))) as typeof setTimeout
-    globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => track(original.setInterval(...args))) as typeof setInterval
+    recording = this.scheduled
+    timerHook.enable()
   }
 
-  /** Restores the timer functions, clears every timer created meanwhile and removes every process listener added meanwhile. */
+  /** Stops recording, clears every timer and immediate created meanwhile and removes every process listener added meanwhile. */
   dispose(): void {
     const before = this.listeners
     if (!before) return
     this.listeners = undefined
-    globalThis.setTimeout = original.setTimeout
-    globalThis.setInterval = original.setInterval
-    for (const handle of this.timers) original.clearInterval(handle)
-    this.timers.clear()
+    if (recording === this.scheduled) {
+      recording = undefined
+      timerHook.disable()
+    }
+    for (const scheduled of this.scheduled) cancel(scheduled)
+    this.scheduled.clear()
     for (const [name, now] of listenerSnapshot()) {
       const kept = before.get(name) ?? []
       for (const listener of now) {

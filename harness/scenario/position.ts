@@ -1,8 +1,25 @@
 /** Locates problems in the YAML source so the first one in document order wins. */
 import { isAlias, isMap, isScalar, isSeq } from 'yaml'
-import type { Document, Node } from 'yaml'
+import type { Document, Node, Pair, YAMLMap } from 'yaml'
 import { keyText } from './yaml.ts'
 import type { Problem } from './problem.ts'
+
+/** Each mapping's first pair per key, built once per mapping: a file with many bad keys stays linear. */
+export type PairIndex = WeakMap<YAMLMap, Map<string, Pair>>
+
+function pairOf(map: YAMLMap, key: string, index: PairIndex): Pair | undefined {
+  let pairs = index.get(map)
+  if (!pairs) {
+    pairs = new Map()
+    for (const item of map.items) {
+      if (!isScalar(item.key)) continue
+      const text = keyText(item.key)
+      if (!pairs.has(text)) pairs.set(text, item)
+    }
+    index.set(map, pairs)
+  }
+  return pairs.get(key)
+}
 
 function deref(doc: Document.Parsed, node: unknown): Node | undefined {
   if (isAlias(node)) return node.resolve(doc)
@@ -14,14 +31,14 @@ function deref(doc: Document.Parsed, node: unknown): Node | undefined {
  * path names, or the end of that node. A path that runs out of the document
  * (a missing key) falls back to the deepest node found.
  */
-export function problemOffset(doc: Document.Parsed, problem: Problem): number {
+export function problemOffset(doc: Document.Parsed, problem: Problem, index: PairIndex = new WeakMap()): number {
   let node = deref(doc, doc.contents)
   let key: Node | undefined
   for (const segment of problem.at ?? problem.path) {
     if (!node) break
     let next: unknown
     if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && keyText(item.key) === String(segment))
+      const pair = pairOf(node, String(segment), index)
       if (!pair) break
       key = pair.key as Node
       next = pair.value
@@ -46,8 +63,9 @@ export function problemOffset(doc: Document.Parsed, problem: Problem): number {
 export function firstInDocument(doc: Document.Parsed, problems: readonly Problem[]): Problem | undefined {
   let best: Problem | undefined
   let bestOffset = Infinity
+  const index: PairIndex = new WeakMap()
   for (const problem of problems) {
-    const offset = problemOffset(doc, problem)
+    const offset = problemOffset(doc, problem, index)
     if (offset < bestOffset) {
       best = problem
       bestOffset = offset

@@ -10,9 +10,14 @@ import type { FieldPath, Problem } from './problem.ts'
 /** At most this many alias expansions per file (YAML anchors stay usable, alias bombs do not). */
 export const MAX_ALIAS_COUNT = 16
 
+/** Deepest nesting of lists and mappings a file may use (tool parameters included): deeper input cannot overflow a checker's stack. */
+export const MAX_DEPTH = 64
+
 const CORE_TAG_PREFIX = 'tag:yaml.org,2002:'
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => CORE_TAG_PREFIX + name))
 const MERGE_KEY = '<<'
+/** How V8 words a stack overflow, which the parser reports as an error of a deeply nested flow collection. */
+const STACK_OVERFLOW = /maximum call stack size exceeded/i
 
 /** A parsed scenario document: the AST (for positions) and its plain value, a mapping. */
 export interface ParsedScenarioYaml {
@@ -45,6 +50,12 @@ function fileProblem(problem: string, allowed: string): Problem {
   return { path: [], problem, allowed, anchor: 'value' }
 }
 
+const NESTING_ALLOWED = `lists and mappings nested at most ${MAX_DEPTH} levels deep`
+
+function tooDeep(where: string): Problem {
+  return fileProblem(`nesting too deep ${where}`, NESTING_ALLOWED)
+}
+
 function describeRoot(node: unknown): string {
   if (node === null || node === undefined) return 'an empty document'
   if (isSeq(node)) return 'a list'
@@ -54,8 +65,9 @@ function describeRoot(node: unknown): string {
 
 /**
  * Walks the AST in document order and returns the first construct the safe
- * subset does not allow: a tag outside the core schema, a merge key, a
- * complex or duplicate key, or an alias without an anchor.
+ * subset does not allow: nesting deeper than {@link MAX_DEPTH}, a tag outside
+ * the core schema, a merge key, a complex or duplicate key, or an alias
+ * without an anchor.
  */
 function firstUnsafe(doc: Document.Parsed, lines: LineCounter): Problem | undefined {
   const visit = (node: unknown, path: FieldPath): Problem | undefined => {
@@ -69,6 +81,7 @@ function firstUnsafe(doc: Document.Parsed, lines: LineCounter): Problem | undefi
         allowed: 'an alias must follow its &anchor',
       }
     }
+    if (path.length > MAX_DEPTH) return tooDeep(onLine(lines, offset))
     if (node.tag !== undefined && !CORE_TAGS.has(node.tag)) {
       return {
         path, anchor: 'value',
@@ -123,22 +136,30 @@ function firstUnsafe(doc: Document.Parsed, lines: LineCounter): Problem | undefi
 
 /**
  * Parses scenario text safely. Returns the document and its value, a
- * mapping, or the first problem: invalid YAML, an unsafe construct, too
- * many aliases, or a document that is not a mapping.
+ * mapping, or the first problem: invalid YAML, nesting too deep, an unsafe
+ * construct, too many aliases, or a document that is not a mapping.
  */
 export function parseScenarioYaml(text: string): ParsedScenarioYaml | Problem {
   const lines = new LineCounter()
-  const doc = parseDocument(text, {
-    schema: 'core',
-    version: '1.2',
-    merge: false,
-    uniqueKeys: false,
-    strict: true,
-    prettyErrors: false,
-    lineCounter: lines,
-  })
+  let doc: Document.Parsed
+  try {
+    doc = parseDocument(text, {
+      schema: 'core',
+      version: '1.2',
+      merge: false,
+      uniqueKeys: false,
+      strict: true,
+      prettyErrors: false,
+      lineCounter: lines,
+    })
+  } catch (error) {
+    // The parser recurses per nesting level; its own stack is the limit it hits first.
+    if (error instanceof RangeError) return tooDeep('for the YAML parser')
+    throw error
+  }
   const [error] = doc.errors
   if (error) {
+    if (STACK_OVERFLOW.test(error.message)) return tooDeep(where(lines, error.pos[0]))
     const message = error.code === 'MULTIPLE_DOCS' ? 'the file holds more than one YAML document' : error.message
     return fileProblem(`invalid YAML ${where(lines, error.pos[0])}: ${message}`, 'a YAML mapping')
   }
