@@ -37,18 +37,14 @@ export interface Projection {
   stuck: StuckInfo | null
 }
 
-/** A JSON-safe copy of `value` with the listed keys dropped at the top level, other keys in their original order. */
-function without(value: unknown, keys: readonly string[]): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return jsonClone(value)
+/** `value` with `key` dropped at the top level (other keys in their original order); not a deep copy. */
+function omitting(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
   const result: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
-    if (!keys.includes(key)) result[key] = item
+  for (const [name, item] of Object.entries(value)) {
+    if (name !== key) result[name] = item
   }
-  return jsonClone(result)
-}
-
-function jsonClone(value: unknown): unknown {
-  return value === undefined ? null : JSON.parse(JSON.stringify(value)) as unknown
+  return result
 }
 
 export interface ProjectionInput {
@@ -57,8 +53,11 @@ export interface ProjectionInput {
   stuck: StuckInfo | null
 }
 
-/** Builds the projection of one interleaving from what it observed. */
-export function project(input: ProjectionInput): Projection {
+/**
+ * The projection's fields over the live observation (dropped keys removed,
+ * nothing copied deeply): serialising it gives the projection's bytes.
+ */
+function projectionView(input: ProjectionInput): Record<keyof Projection, unknown> {
   const { observation, loadErrors, stuck } = input
   const live = observation ? [...observation.live] : []
   const turnErrors = live.flatMap(record => record.event === 'agent/error' ? [record.message] : [])
@@ -69,13 +68,28 @@ export function project(input: ProjectionInput): Projection {
       : turnErrors.length > 0 ? 'turn-error' : 'completed'
   return {
     outcome,
-    header: observation?.header === undefined ? null : jsonClone(observation.header),
-    requests: (observation?.requests ?? []).map(request => without(request, ['signal'])),
-    events: (observation?.events ?? []).map(event => without(event, ['time'])),
+    header: observation?.header === undefined ? null : observation.header,
+    requests: (observation?.requests ?? []).map(request => omitting(request, 'signal')),
+    events: (observation?.events ?? []).map(event => omitting(event, 'time')),
     live,
     errors: { load: [...loadErrors], turn: turnErrors },
     stuck,
   }
+}
+
+/**
+ * The projection of one interleaving and its bytes, from one serialisation of
+ * what it observed. The projection is parsed back from the bytes, so it is
+ * JSON-safe and shares nothing with the live system.
+ */
+export function projectWithBytes(input: ProjectionInput): { projection: Projection, json: string } {
+  const json = JSON.stringify(projectionView(input))
+  return { projection: JSON.parse(json) as Projection, json }
+}
+
+/** Builds the projection of one interleaving from what it observed. */
+export function project(input: ProjectionInput): Projection {
+  return projectWithBytes(input).projection
 }
 
 /** The projection's bytes: JSON with the system's own key order (key order is part of a request's bytes). */

@@ -6,14 +6,15 @@ import type { Schedule } from '../space/space.ts'
 import type { Mounted, Observation, Target } from '../targets/types.ts'
 import { OperationPool } from '../loader/operations.ts'
 import { scheduledTrees } from '../loader/trees.ts'
-import { driveSchedule } from '../loader/drive.ts'
+import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
-import { hashOf, project, serialize, type Projection, type StuckInfo } from '../oracle/projection.ts'
+import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
 import { entriesOf, serviceEntryOptions, settlementOf } from './modules.ts'
 import { resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
+import { disposeAll } from './teardown.ts'
 import { includeFileOf } from './include-file.ts'
 
 /** Default per-interleaving timeout. */
@@ -37,16 +38,6 @@ function logText(message: Message): string {
   return Logger.format(plainExporter, message)
 }
 
-/** Disposes every top-level fiber of `root` without waiting (a hung fiber must not hang the harness). */
-function disposeAll(root: Context): void {
-  for (const runtime of [...root.registry.values()]) {
-    for (const fiber of [...runtime.fibers]) {
-      if (fiber.parent.fiber !== root.fiber) continue
-      void fiber.dispose().catch(() => {})
-    }
-  }
-}
-
 /**
  * Runs one interleaving of `scenario` against `target`: a fresh root context,
  * the base composition, a scheduled loader whose every import and batch gap
@@ -58,7 +49,11 @@ export async function runInterleaving(
   scenario: Scenario,
   target: Target,
   schedule: Schedule,
-  options: { timeoutMs?: number } = {},
+  options: {
+    timeoutMs?: number
+    /** Who chooses the release order; default `driveSchedule` (the given schedule). Benchmarks plug in a peer scheduler here. */
+    drive?: ScheduleDriver
+  } = {},
 ): Promise<InterleavingResult> {
   const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
   const stackTraceLimit = Error.stackTraceLimit
@@ -113,8 +108,7 @@ export async function runInterleaving(
       waiting: [...pool.pending(), ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op))],
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
-      const projection = project({ observation, loadErrors, stuck: stuckInfo })
-      const json = serialize(projection)
+      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo })
       return { schedule: [...pool.released()], projection, json, hash: hashOf(json) }
     }
 
@@ -129,7 +123,7 @@ export async function runInterleaving(
 
     const imports = await settleOrStuck(pool.whenRequested(entries.map(entry => entry.id)), deadline, baseline)
     if (imports.kind === 'stuck') return finish(undefined, stuck(imports.reason, 'boot'))
-    await driveSchedule(pool, schedule, settle)
+    await (options.drive ?? driveSchedule)(pool, schedule, settle)
     const boot = await settleOrStuck(loader.await(), deadline, baseline)
     if (boot.kind === 'stuck') return finish(undefined, stuck(boot.reason, 'boot'))
     if (boot.kind === 'rejected') loadErrors.push(boot.error instanceof Error ? boot.error.message : String(boot.error))

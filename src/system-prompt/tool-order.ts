@@ -104,8 +104,20 @@ export function orderTools(
   if (unknown.length > 0) throw unknownNamesError(unknown, knownNames, variant.sortKnownNames)
 
   const listed = new Set(toolOrder)
-  const rest = sortByName(tools.filter(tool => !listed.has(tool.name)), variant.compareNames)
-  return toolOrder.flatMap(name => name === TOOL_ORDER_REST ? rest : tools.filter(tool => tool.name === name))
+  // One pass groups the listed tools by name (collection order kept within a
+  // name), so placing them costs O(T) rather than one scan of all tools per name.
+  const byName = new Map<string, ToolSchema[]>()
+  const unlisted: ToolSchema[] = []
+  for (const tool of tools) {
+    if (!listed.has(tool.name)) unlisted.push(tool)
+    else {
+      const group = byName.get(tool.name)
+      if (group === undefined) byName.set(tool.name, [tool])
+      else group.push(tool)
+    }
+  }
+  const rest = sortByName(unlisted, variant.compareNames)
+  return toolOrder.flatMap(name => name === TOOL_ORDER_REST ? rest : byName.get(name) ?? [])
 }
 
 function unknownNamesError(unknown: readonly string[], knownNames: ReadonlySet<string>, sortKnown: boolean): Error {

@@ -1,0 +1,88 @@
+import { Bench } from 'tinybench'
+
+/**
+ * Side-by-side timing. Every figure the bench reports about cost is a ratio
+ * of two tasks measured in the same process, interleaved round by round, on
+ * the process CPU clock (all threads, GC included): on a shared machine the
+ * time other processes take from us then counts for neither side.
+ */
+
+/** Milliseconds of CPU time this process has used so far (user + system, every thread). */
+export function cpuNow(): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** One task of a comparison; `batch` calls make one timed sample. */
+export interface TimedTask {
+  name: string
+  run: () => unknown
+}
+
+/** What one task cost: the median over rounds of each round's median sample, per call. */
+export interface TaskCost {
+  name: string
+  /** CPU milliseconds per call. */
+  msPerCall: number
+  /** Calls timed, over all rounds. */
+  calls: number
+  /** This task's per-call cost over the first task's, median over rounds. */
+  ratio: number
+}
+
+/** How long and how finely to compare. */
+export interface CompareOptions {
+  /** Rounds; tasks run in rotated order each round. */
+  rounds: number
+  /** CPU milliseconds per task per round (tinybench `time`). */
+  msPerRound: number
+  /** Calls per timed sample, so that a sample is long next to the clock's own cost. */
+  batch: number
+  /** Untimed calls of each task before the first round. */
+  warmupCalls: number
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+async function repeat(run: () => unknown, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) await run()
+}
+
+/**
+ * Times `tasks` side by side with tinybench on the CPU clock. The first task is
+ * the reference: every `ratio` is relative to it. Each round runs every task
+ * for `msPerRound` (rotating which goes first) and records the median sample;
+ * the reported cost and ratio are medians over rounds, so one disturbed round
+ * does not move them.
+ */
+export async function compareTasks(tasks: readonly TimedTask[], options: CompareOptions): Promise<TaskCost[]> {
+  for (const task of tasks) await repeat(task.run, options.warmupCalls)
+  const perRound = tasks.map((): number[] => [])
+  const calls = tasks.map(() => 0)
+  for (let round = 0; round < options.rounds; round++) {
+    const bench = new Bench({ now: cpuNow, time: options.msPerRound, iterations: 5, warmup: false })
+    const order = tasks.map((_, index) => (index + round) % tasks.length)
+    for (const index of order) {
+      const task = tasks[index]!
+      bench.add(task.name, () => repeat(task.run, options.batch), { async: true })
+    }
+    await bench.run()
+    for (const index of order) {
+      const result = bench.getTask(tasks[index]!.name)?.result
+      if (result === undefined || !('latency' in result)) throw new Error(`bench task ${tasks[index]!.name} produced no statistics`)
+      perRound[index]!.push(result.latency.p50 / options.batch)
+      calls[index]! += result.latency.samplesCount * options.batch
+    }
+  }
+  const reference = perRound[0]!
+  return tasks.map((task, index) => ({
+    name: task.name,
+    msPerCall: median(perRound[index]!),
+    calls: calls[index]!,
+    ratio: median(perRound[index]!.map((cost, round) => cost / reference[round]!)),
+  }))
+}

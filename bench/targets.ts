@@ -1,0 +1,71 @@
+import type { BenchFigures, BugId, TargetId, TargetResult } from './figures.ts'
+
+/** The strategy label of the covering strategy at strength 3 in the power table. */
+export const COVER_T3 = 'cover (t=3)'
+/** The strategy label of `auto` in the power table. */
+export const AUTO = 'auto'
+
+/** How a target bounds its figure. */
+interface TargetRule {
+  id: TargetId
+  /** `at-most`: measured ≤ target; `at-least`: measured ≥ target. */
+  bound: 'at-most' | 'at-least'
+  target: number
+  unit: string
+  measure: (figures: BenchFigures) => number | null
+}
+
+function maxOf(values: readonly number[]): number | null {
+  return values.length === 0 ? null : Math.max(...values)
+}
+
+function assemblyRatio(figures: BenchFigures, toolOrder: boolean): number | null {
+  return maxOf((figures.assembly ?? []).filter(figure => figure.toolOrder === toolOrder).map(figure => figure.ratio))
+}
+
+function coverSize(figures: BenchFigures, plugins: number): number | null {
+  return figures.coverage?.find(row => row.plugins === plugins)?.t3 ?? null
+}
+
+/** Detection rate of `strategy` on `bug`, in percent. */
+function detectionRate(figures: BenchFigures, strategy: string, bug: BugId): number | null {
+  const row = figures.power?.rows.find(candidate => candidate.strategy === strategy && candidate.bug === bug)
+  return row === undefined ? null : row.rate * 100
+}
+
+function lowest(values: readonly (number | null)[]): number | null {
+  return values.some(value => value === null) ? null : Math.min(...values as number[])
+}
+
+const RULES: readonly TargetRule[] = [
+  { id: 'assembly-ratio', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, false) },
+  { id: 'assembly-ratio-toolorder', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, true) },
+  { id: 'interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× floor', measure: figures => figures.interleaving?.ratio ?? null },
+  { id: 'workers-scaling', bound: 'at-least', target: 1.7, unit: '× throughput', measure: figures => figures.scaleOut?.scaling ?? null },
+  { id: 'sweep-memory-growth', bound: 'at-most', target: 50, unit: 'MB', measure: figures => figures.memory?.growthMb ?? null },
+  { id: 'cover-t3-n10', bound: 'at-most', target: 16, unit: 'interleavings', measure: figures => coverSize(figures, 10) },
+  { id: 'cover-t3-n16', bound: 'at-most', target: 24, unit: 'interleavings', measure: figures => coverSize(figures, 16) },
+  { id: 'cover-detects-depth2', bound: 'at-least', target: 100, unit: '% of seeds', measure: figures => detectionRate(figures, COVER_T3, 'depth-2') },
+  { id: 'cover-detects-depth3', bound: 'at-least', target: 100, unit: '% of seeds', measure: figures => detectionRate(figures, COVER_T3, 'depth-3') },
+  {
+    id: 'auto-detects-both',
+    bound: 'at-least',
+    target: 100,
+    unit: '% of seeds (lower of the two bugs)',
+    measure: figures => lowest([detectionRate(figures, AUTO, 'depth-2'), detectionRate(figures, AUTO, 'depth-3')]),
+  },
+]
+
+/** `≤` or `≥`: how the target of `id` bounds its figure. */
+export function boundSymbol(id: TargetId): '≤' | '≥' {
+  return RULES.find(rule => rule.id === id)?.bound === 'at-least' ? '≥' : '≤'
+}
+
+/** Judges the figures against every target, in `TARGET_IDS` order; a target whose section did not run is not met. */
+export function targetsOf(figures: BenchFigures): TargetResult[] {
+  return RULES.map((rule) => {
+    const measured = rule.measure(figures)
+    const met = measured !== null && (rule.bound === 'at-most' ? measured <= rule.target : measured >= rule.target)
+    return { id: rule.id, measured, target: rule.target, unit: rule.unit, met }
+  })
+}
