@@ -8,6 +8,9 @@ import { Include } from '@deepseek-ai/cordis-plugin-include'
  */
 export type ImportHook = (entryId: string, specifier: string) => Promise<unknown>
 
+/** The import hook of each interleaving, by the root context it runs in. */
+const hooks = new WeakMap<Context, ImportHook>()
+
 /** Finds the entry whose import is being asked for: each entry owns a distinct `getOuterStack`. */
 function entryIdOf(tree: EntryTree, getOuterStack: (() => string[]) | undefined): string {
   const entry = Object.values(tree.store).find(candidate => candidate.getOuterStack === getOuterStack)
@@ -15,31 +18,42 @@ function entryIdOf(tree: EntryTree, getOuterStack: (() => string[]) | undefined)
   return entry.options.id
 }
 
+/** Routes a non-builtin import of `tree` through the hook of its interleaving. */
+function scheduledImport(tree: EntryTree, name: string, getOuterStack: (() => string[]) | undefined): Promise<unknown> {
+  const hook = hooks.get(tree.ctx.root)
+  if (!hook) throw new Error('scheduled loader: no import hook for this context')
+  return hook(entryIdOf(tree, getOuterStack), name)
+}
+
+/** The `Include` tree (entries read from a file-backed cordis.yml) with scheduled imports. */
+class ScheduledInclude extends Include {
+  override import(name: string, getOuterStack?: () => string[]) {
+    if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
+    return scheduledImport(this, name, getOuterStack)
+  }
+}
+
 /**
- * Builds the two entry-tree classes of one interleaving, both routing module
- * imports through `hook`: the root `Loader` (entries given in memory) and the
- * `Include` tree (entries read from a file-backed cordis.yml). `cordis:`
- * builtins pass through unchanged, as in the real loader.
+ * The root `Loader` with scheduled imports: every module import goes through
+ * the hook registered for its root context (see {@link scheduleImports}), and
+ * `cordis:include` mounts {@link ScheduledInclude}, so nested trees are
+ * scheduled too. `cordis:` builtins pass through unchanged, as in the real
+ * loader. The classes are defined once, so every interleaving runs the same
+ * (optimised) code.
  */
-export function scheduledTrees(hook: ImportHook) {
-  class ScheduledLoader extends Loader {
-    constructor(ctx: Context, config?: Loader.Config) {
-      super(ctx, config)
-      this.builtins.include = ScheduledInclude
-    }
-
-    override import(name: string, getOuterStack?: () => string[]) {
-      if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
-      return hook(entryIdOf(this, getOuterStack), name)
-    }
+export class ScheduledLoader extends Loader {
+  constructor(ctx: Context, config?: Loader.Config) {
+    super(ctx, config)
+    this.builtins.include = ScheduledInclude
   }
 
-  class ScheduledInclude extends Include {
-    override import(name: string, getOuterStack?: () => string[]) {
-      if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
-      return hook(entryIdOf(this, getOuterStack), name)
-    }
+  override import(name: string, getOuterStack?: () => string[]) {
+    if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
+    return scheduledImport(this, name, getOuterStack)
   }
+}
 
-  return { Loader: ScheduledLoader, Include: ScheduledInclude }
+/** Routes the imports of loaders mounted under `root` through `hook`. */
+export function scheduleImports(root: Context, hook: ImportHook): void {
+  hooks.set(root, hook)
 }

@@ -5,7 +5,7 @@ import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import type { Mounted, Observation, Target } from '../targets/types.ts'
 import { OperationPool } from '../loader/operations.ts'
-import { scheduledTrees } from '../loader/trees.ts'
+import { ScheduledLoader, scheduleImports } from '../loader/trees.ts'
 import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
 import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
@@ -92,7 +92,7 @@ export async function runInterleaving(
     }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
     const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
-    const trees = scheduledTrees((entryId) => {
+    scheduleImports(root, (entryId) => {
       const service = services.get(entryId)
       if (service) return pool.hold(entryId, { kind: 'value', produce: () => ({ default: service.plugin }) })
       const spec = specs.get(entryId)
@@ -112,7 +112,7 @@ export async function runInterleaving(
       return { schedule: [...pool.released()], projection, json, hash: hashOf(json) }
     }
 
-    root.plugin(trees.Loader)
+    root.plugin(ScheduledLoader)
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
