@@ -138,6 +138,8 @@ export async function runInterleaving(
     if (turns.kind === 'rejected') throw turns.error
     return finish(turns.value, null)
   } finally {
+    // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
+    // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
     sandbox.dispose()
     disposeAll(root)
     Error.stackTraceLimit = stackTraceLimit
