@@ -73,41 +73,54 @@ export function planFor(scenario: Scenario, options: ExploreOptions) {
 
 /**
  * Runs a scenario's planned interleavings (this shard's part of them) and
- * groups them by output. Records are ordered by exploration position whatever
- * order the runner completed them in, so the result does not depend on the
- * number of workers.
+ * groups them by output as they complete: one group per distinct output, its
+ * count and its earliest interleaving (by exploration position, whatever order
+ * the runner completed them in, so the result does not depend on the number
+ * of workers). Nothing per interleaving is kept beyond that, so memory stays
+ * flat however large the exploration.
  */
 export async function explore(scenario: Scenario, runner: Runner, options: ExploreOptions): Promise<Exploration> {
   const { space, plan, schedules } = planFor(scenario, options)
   const positions: number[] = []
   schedules.forEach((_, position) => { if (inShard(position, options.shard)) positions.push(position) })
   const planned = positions.map(position => schedules[position]!)
-  const records: RunRecord[] = []
-  const jsonByHash = new Map<string, string>()
+  const groups = new Map<string, OutputGroup>()
+  const ran = new Uint8Array(planned.length)
+  let explored = 0
   await runner.runAll(scenario, planned, (record) => {
-    if (record.json !== undefined && !jsonByHash.has(record.hash)) jsonByHash.set(record.hash, record.json)
-    records.push({ ...record, index: positions[record.index]!, json: undefined })
-    options.onProgress?.(records.length, planned.length)
+    ran[record.index] = 1
+    explored++
+    const first: RunRecord = { ...record, index: positions[record.index]!, json: undefined }
+    const group = groups.get(record.hash)
+    if (!group) {
+      groups.set(record.hash, { hash: record.hash, count: 1, first, json: record.json! })
+    } else {
+      group.count++
+      if (first.index < group.first.index) group.first = first
+      if (group.json === undefined && record.json !== undefined) group.json = record.json
+    }
+    options.onProgress?.(explored, planned.length)
   }, options.signal)
-  records.sort((a, b) => a.index - b.index)
 
-  const outputs = new Map<string, OutputGroup>()
-  for (const record of records) {
-    const group = outputs.get(record.hash)
-    if (group) group.count++
-    else outputs.set(record.hash, { hash: record.hash, count: 1, first: record, json: jsonByHash.get(record.hash)! })
-  }
-  const baseline = records[0]?.hash
-  const divergent = records.findIndex(record => record.hash !== baseline)
-  const finished = records.length === planned.length
+  const outputs = [...groups.values()].sort((a, b) => a.first.index - b.first.index)
+  const divergent = outputs[1]?.first.index
+  const finished = explored === planned.length
   return {
     size: spaceSize(space),
     planned: planned.length,
-    explored: records.length,
-    outputs: [...outputs.values()],
-    firstDivergenceAt: divergent < 0 ? null : divergent + 1,
+    explored,
+    outputs,
+    // How many explored interleavings, in exploration order, up to and including the first that differs from the first one.
+    firstDivergenceAt: divergent === undefined ? null : countRanUpTo(ran, positions, divergent),
     // A shard alone proves nothing about the whole space; merging the shards restores the plan's guarantee.
-    guarantee: options.shard && options.shard.count > 1 ? { kind: 'sampled' } : plan.guarantee(records.length, finished),
+    guarantee: options.shard && options.shard.count > 1 ? { kind: 'sampled' } : plan.guarantee(explored, finished),
     finished,
   }
+}
+
+/** How many of the shard's planned positions up to `position` ran. */
+function countRanUpTo(ran: Uint8Array, positions: readonly number[], position: number): number {
+  let count = 0
+  for (let i = 0; i < positions.length && positions[i]! <= position; i++) count += ran[i]!
+  return count
 }
