@@ -19,10 +19,11 @@ interface AppConfig {
 }
 
 /** Each level of the RFC-era chain that exposes `toolOrder`. */
-const levels: [string, (ctx: Context, config: AppConfig) => PromiseLike<unknown>][] = [
-  ['agent-core', (ctx, config) => ctx.plugin(AgentCore, config)],
-  ['stdio-agent', (ctx, config) => ctx.plugin(StdioAgent, config)],
-  ['acp-agent', (ctx, config) => ctx.plugin(AcpAgent, config)],
+/** Each level of the chain, with the REFERENCE-SPEC 8.6 case that forwards through it. */
+const levels: [string, (ctx: Context, config: AppConfig) => PromiseLike<unknown>, string][] = [
+  ['agent-core', (ctx, config) => ctx.plugin(AgentCore, config), '8.6/28'],
+  ['stdio-agent', (ctx, config) => ctx.plugin(StdioAgent, config), '8.6/29'],
+  ['acp-agent', (ctx, config) => ctx.plugin(AcpAgent, config), '8.6/30'],
 ]
 
 /**
@@ -82,7 +83,7 @@ async function boot(mount: (ctx: Context, config: AppConfig) => PromiseLike<unkn
 }
 
 describe('8.6 forwarding of toolOrder along app → agent-core → SystemPrompt', () => {
-  it.each(levels)('8.6/28–30 %s forwards toolOrder [zulu, REST] so the assembly is zulu, alpha', async (_level, mount) => {
+  it.each(levels.map(([level, mount, testCase]) => [testCase, level, mount] as const))('%s %s forwards toolOrder [zulu, REST] so the assembly is zulu, alpha', async (_case, _level, mount) => {
     const ctx = await boot(mount, { toolOrder: ['zulu', REST], persona: 'forwarded persona' })
     expect(configOf(ctx, SystemPrompt)['toolOrder']).toEqual(['zulu', REST])
     const assembled = await ctx.systemPrompt.assemble()
