@@ -10,7 +10,7 @@ const MAX_DIFF_LINES = 40
 
 function row(scenario: ScenarioReport): string[] {
   const mark = MARK[resultOf(scenario)]
-  if (scenario.skipped !== undefined) return [mark, scenario.name, `skipped: ${scenario.skipped}`, '', '']
+  if (scenario.skipped !== undefined) return [mark, scenario.name, '', '', '']
   return [mark, scenario.name, verdictText(scenario), scenario.guarantee, `${scenario.explored}/${scenario.space}`]
 }
 
@@ -36,7 +36,8 @@ export function sweepSummary(report: Report, written: readonly string[]): string
   const table = alignedTable(report.scenarios.map(row)).trimEnd().split('\n')
   const lines: string[] = []
   report.scenarios.forEach((scenario, i) => {
-    lines.push(table[i]!)
+    // A skip reason is long: it follows the name instead of widening the verdict column.
+    lines.push(scenario.skipped === undefined ? table[i]! : `${table[i]!.trimEnd()}  skipped: ${scenario.skipped}`)
     if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario))
   })
   if (report.scenarios.length > 0) lines.push('')

@@ -101,7 +101,9 @@ export interface Report {
   /** Goldens that belong to no swept scenario (checked in CI on complete, unsharded sweeps); their presence fails the sweep. */
   obsoleteGoldens?: string[]
   summary: {
+    /** Every scenario of the sweep, skipped ones included. */
     scenarios: number
+    /** Scenarios that ran and met their expectation. */
     passed: number
     failed: number
     interleavings: number

@@ -103,7 +103,8 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
     scenarios: reports,
     summary: {
       scenarios: reports.length,
-      passed: reports.filter(report => report.passed).length,
+      // Skipped scenarios (not run for their target) count in `scenarios` only.
+      passed: reports.filter(report => report.passed && report.skipped === undefined).length,
       failed: reports.filter(report => !report.passed).length,
       interleavings: reports.reduce((total, report) => total + report.explored, 0),
       durationMs,
