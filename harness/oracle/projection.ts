@@ -9,7 +9,7 @@ export interface StuckInfo {
   /** `no-progress`: work was unsettled and nothing could wake it; `timeout`: the per-interleaving timeout expired. */
   reason: 'no-progress' | 'timeout'
   phase: 'boot' | 'turns'
-  /** Operations that were pending or never reached when the run stopped. */
+  /** What the run was waiting for when it stopped: pending or unreached operations, and loader entries whose import or plugin never settled. */
   waiting: string[]
 }
 

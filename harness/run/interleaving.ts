@@ -38,6 +38,12 @@ function logText(message: Message): string {
   return Logger.format(plainExporter, message)
 }
 
+/** Loader entries whose import or plugin fiber has not settled (what a stuck boot waits for). */
+function unsettledEntries(loader: Loader | undefined): string[] {
+  if (!loader) return []
+  return [...loader.entries()].filter(entry => entry._initTask !== undefined || entry.fiber?.inertia !== undefined).map(entry => entry.options.id)
+}
+
 /**
  * Runs one interleaving of `scenario` against `target`: a fresh root context,
  * the base composition, a scheduled loader whose every import and batch gap
@@ -105,7 +111,11 @@ export async function runInterleaving(
     const stuck = (reason: StuckInfo['reason'], phase: StuckInfo['phase']): StuckInfo => ({
       reason,
       phase,
-      waiting: [...pool.pending(), ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op))],
+      waiting: [...new Set([
+        ...pool.pending(),
+        ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op)),
+        ...unsettledEntries(root.get('loader') as Loader | undefined),
+      ])],
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
       const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo })

@@ -133,11 +133,13 @@ describe('verdicts', () => {
     })
   })
 
-  it('reports a stuck interleaving at once, with the operation it waits for', async () => {
+  it('reports a stuck interleaving at once (no progress possible, not the timeout), with the operation it waits for', async () => {
     const report = await sweepFile('scenarios/faults/import-hangs.yml')
     expect(report.verdict).toBe('stuck')
     expect(report.outputs).toHaveLength(1)
-    expect(report.durationMs).toBeLessThan(5_000)
+    const parsed = parseToken(report.outputs[0]!.token)
+    const replay = await runInterleaving(await loadScenario('scenarios/faults/import-hangs.yml'), referenceTarget, parsed.schedule)
+    expect(replay.projection.stuck).toEqual({ reason: 'no-progress', phase: 'boot', waiting: ['tool-hangs'] })
   })
 })
 
