@@ -1,0 +1,23 @@
+/**
+ * loadrace's programmatic surface: load scenarios, sweep them, replay one
+ * interleaving, render a report. The CLI (`harness/cli/`) is built on exactly
+ * these; everything else under `harness/` is machinery.
+ */
+export { loadScenario, loadScenarios, findScenarioFiles } from './scenario/load.ts'
+export type { Scenario, PluginSpec, Expectation } from './scenario/types.ts'
+export { ScenarioError, ScenarioErrors } from './scenario/errors.ts'
+export { sweep, sweepScenario, withOverrides } from './sweep/sweep.ts'
+export type { SweepOptions } from './sweep/sweep.ts'
+export { inProcessRunner } from './sweep/runner.ts'
+export type { Runner, RunRecord } from './sweep/runner.ts'
+export { workerPool } from './sweep/worker-pool.ts'
+export { parseShard } from './sweep/shard.ts'
+export { runInterleaving } from './run/interleaving.ts'
+export { formatToken, parseToken } from './token.ts'
+export { strategies, STRATEGY_NAMES, DEFAULT_BUDGET } from './strategies/index.ts'
+export type { Guarantee, StrategyName } from './strategies/index.ts'
+export { loadTarget } from './targets/index.ts'
+export type { Target, TargetName } from './targets/types.ts'
+export { writeReport, parseFormats } from './report/write.ts'
+export type { Report, ScenarioReport, Divergence, Verdict } from './report/types.ts'
+export { expectDeterministic } from './vitest.ts'

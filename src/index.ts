@@ -1,0 +1,30 @@
+/**
+ * The reference system under test — a faithful rebuild, on cordis v4, of the
+ * system the RFC "Explicit model-facing tool order" describes. Mount it with
+ * `mountReference(ctx, options)`; the rest is what tests and variants use.
+ */
+export { mountReference, referenceParts, serviceEntries, whenActive } from './composition.ts'
+export type { ReferenceApp, ReferenceConfig, ReferenceHandles, ReferenceOptions, ReferencePart } from './composition.ts'
+export { LlmService } from './llm/service.ts'
+export { MockAdapter } from './llm/mock-adapter.ts'
+export { LlmError, failureOf } from './llm/errors.ts'
+export type { GenerateOptions, LlmCallConfig, LlmFailure, Message, StreamChunk, ToolSchema } from './llm/types.ts'
+export { SessionStore } from './session/store.ts'
+export { canonicalHeader, foldRequestHeader, headerEquals } from './session/header.ts'
+export type { EpochHeader } from './session/header.ts'
+export { ToolRegistry } from './tools/registry.ts'
+export type { ToolDefinition, ToolRecord } from './tools/types.ts'
+export { SystemPrompt } from './system-prompt/service.ts'
+export { TOOL_ORDER_REST, compareCodeUnits, orderTools, validateToolOrder } from './system-prompt/tool-order.ts'
+export { renderPrompt } from './system-prompt/render.ts'
+export type { AssembleContext, PromptAssembly, ToolProvider } from './system-prompt/types.ts'
+export { AgentLoop } from './agent/loop.ts'
+export { AgentLoopInvariant } from './agent/invariant.ts'
+export { AgentCore } from './app/agent-core.ts'
+export { StdioAgent } from './app/stdio-agent.ts'
+export { AcpAgent } from './app/acp-agent.ts'
+export { getVariant, variants } from './variants/index.ts'
+export { VARIANT_NAMES } from './variants/types.ts'
+export type { Variant, VariantName } from './variants/types.ts'
+export { createDeterministicEnvironment, realEnvironment } from './runtime/environment.ts'
+export type { Environment } from './runtime/environment.ts'
