@@ -1,6 +1,6 @@
 import { VARIANT_NAMES } from '../src/variants/types.ts'
 import type { VariantName } from '../src/variants/types.ts'
-import { parseOp } from './space/space.ts'
+import { parseOp, ROOT_CHAIN } from './space/space.ts'
 import type { Schedule } from './space/space.ts'
 import { DEFAULT_TARGET, TARGET_NAMES, type TargetName } from './targets/types.ts'
 
@@ -55,8 +55,10 @@ function scenarioProblem(scenario: string): string | undefined {
 
 /**
  * Why `schedule` cannot be a schedule, or `undefined`: every entry must be an
- * operation label, none may repeat, and a plugin's `#k` must follow its `#k−1`
- * (its import, for `#2`).
+ * operation label, none may repeat, a plugin's `#k` must follow its `#k−1`
+ * (its import, for `#2`), and every batch or timer its import (timers of
+ * `_root` have no import). Timers may fire in any order: deadline order is
+ * not creation order.
  */
 function scheduleProblem(schedule: Schedule): string | undefined {
   const seen = new Set<string>()
@@ -66,16 +68,20 @@ function scheduleProblem(schedule: Schedule): string | undefined {
     if (op === '') return `operation ${position} is empty`
     const parsed = parseOp(op)
     if (parsed === undefined) {
-      return `operation ${position} "${op}" is not a plugin id or <plugin>#<batch ≥ 2>`
+      return `operation ${position} "${op}" is not a plugin id, <plugin>#<batch ≥ 2> or <plugin>#timer<k ≥ 1>`
     }
     if (seen.has(op)) return `operation "${op}" appears twice`
     seen.add(op)
-    const before = batchesSeen.get(parsed.plugin) ?? 0
-    if (parsed.batch !== before + 1) {
-      const expected = before === 0 ? parsed.plugin : `${parsed.plugin}#${before + 1}`
+    const { plugin } = parsed
+    if (parsed.kind !== 'import' && plugin !== ROOT_CHAIN && !seen.has(plugin)) return `operation "${op}" comes before "${plugin}"`
+    if (parsed.kind === 'timer') continue
+    const batch = parsed.kind === 'import' ? 1 : parsed.batch
+    const before = batchesSeen.get(plugin) ?? 0
+    if (batch !== before + 1) {
+      const expected = before === 0 ? plugin : `${plugin}#${before + 1}`
       return `operation "${op}" comes before "${expected}"`
     }
-    batchesSeen.set(parsed.plugin, parsed.batch)
+    batchesSeen.set(plugin, batch)
   }
   return undefined
 }

@@ -1,5 +1,7 @@
 import { spaceSize } from '../space/space.ts'
-import { spaceOfScenario } from '../sweep/explore.ts'
+import { sameSpace } from '../space/discovered.ts'
+import { discoverSpace, spaceOfScenario } from '../sweep/explore.ts'
+import { inProcessRunner } from '../sweep/runner.ts'
 import type { Command } from './command.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { alignedTable } from './table.ts'
@@ -12,8 +14,11 @@ export const listCommand: Command = {
     summary: 'list scenarios with the exact size of their interleaving spaces',
     synopsis: 'list [FILE|DIR…]',
     description: [
-      'Loads and checks every scenario file (a malformed one exits 2 with its error line) and prints one row per '
-        + 'scenario: name, plugin entries, the exact number of interleavings, variant, target and file. Nothing is run.',
+      'Loads and checks every scenario file (a malformed one exits 2 with its error line), runs each scenario once in '
+        + 'declaration order to discover the operations its plugins add while booting (the timers they set up), and '
+        + 'prints one row per scenario: name, plugin entries, the exact number of interleavings of the discovered space, '
+        + 'variant, target and file. Below the table, each scenario whose discovered space differs from the one its file '
+        + 'declares is listed with its chains.',
     ],
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
     options: [],
@@ -21,15 +26,20 @@ export const listCommand: Command = {
   },
   async run(args, cli) {
     const scenarios = await scenariosFrom(args.operands)
-    const rows = scenarios.map(scenario => [
-      scenario.name,
-      String(scenario.plugins.length),
-      spaceSize(spaceOfScenario(scenario)).toString(),
-      scenario.variant,
-      scenario.target,
-      scenario.file,
-    ])
+    const runner = inProcessRunner()
+    const rows: string[][] = []
+    const discovered: string[] = []
+    for (const scenario of scenarios) {
+      const declared = spaceOfScenario(scenario)
+      const space = await discoverSpace(scenario, runner)
+      rows.push([scenario.name, String(scenario.plugins.length), spaceSize(space).toString(), scenario.variant, scenario.target, scenario.file])
+      if (sameSpace(space, declared)) continue
+      discovered.push(`${scenario.name} (declared: ${spaceSize(declared)} interleavings; discovered by running it):`)
+      for (const chain of space.chains) discovered.push(`  ${chain.ops.join(' → ')}`)
+    }
+    await runner.close()
     cli.stdout.write(alignedTable([['SCENARIO', 'PLUGINS', 'SPACE', 'VARIANT', 'TARGET', 'FILE'], ...rows], ['left', 'right', 'right']))
+    if (discovered.length > 0) cli.stdout.write(`\n${discovered.join('\n')}\n`)
     return EXIT.ok
   },
 }

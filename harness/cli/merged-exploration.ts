@@ -1,6 +1,7 @@
 import type { Scenario } from '../scenario/types.ts'
 import { spaceSize } from '../space/space.ts'
-import { planFor, type Exploration, type ExploreOptions, type OutputGroup } from '../sweep/explore.ts'
+import { RealisedOrders } from '../space/coverage.ts'
+import { discoverSpace, ExplorationLog, honestGuarantee, parseOrderKey, planFor, type Exploration, type ExploreOptions, type OutputGroup } from '../sweep/explore.ts'
 import type { Runner } from '../sweep/runner.ts'
 import { parseToken } from '../token.ts'
 import { unionOutputs, type ScenarioAcrossShards } from './shard-set.ts'
@@ -21,26 +22,36 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
       hash: output.hash,
       count: output.count,
       // Keep the hash the shard saw: judging replays it again and reports nondeterminism if the bytes moved.
-      first: { index: output.first, schedule: replayed.schedule, hash: output.hash, outcome: replayed.outcome, tools: replayed.tools, stuck: replayed.stuck },
+      first: { index: output.first, schedule: replayed.schedule, enabledAt: replayed.enabledAt, hash: output.hash, outcome: replayed.outcome, tools: replayed.tools, stuck: replayed.stuck },
       json: replayed.json,
     })
   }
-  const { space, plan, schedules } = planFor(scenario, options)
-  const explored = across.entries.reduce((total, entry) => total + entry.explored, 0)
-  if (across.finished && explored !== schedules.length) {
+  const space = await discoverSpace(scenario, runner)
+  const { plan, schedules } = planFor(scenario, options, space)
+  const planned = across.entries.reduce((total, entry) => total + entry.planned, 0)
+  if (across.finished && planned !== schedules.length) {
     throw new InputError([
-      `the shards explored ${explored} interleavings of ${scenario.name}, but its plan has ${schedules.length}; `
+      `the shards ran ${planned} interleavings of ${scenario.name}, but its plan has ${schedules.length}; `
         + 'was the scenario file changed since the shards were swept?',
     ])
   }
+  const claim = plan.guarantee(schedules.length, true)
+  const log = new ExplorationLog(space, claim.kind === 't-way' ? RealisedOrders.of(space, claim.strength) : undefined)
+  for (const key of across.entries.flatMap(entry => entry.orders ?? [])) {
+    const { schedule, enabledAt } = parseOrderKey(key)
+    log.addOrder(schedule, enabledAt)
+  }
   const divergent = outputs[1]
   return {
+    space,
     size: spaceSize(space),
-    planned: schedules.length,
-    explored,
+    planned,
+    explored: log.distinct(),
     outputs,
     firstDivergenceAt: divergent ? divergent.first.index + 1 : null,
-    guarantee: plan.guarantee(explored, across.finished),
+    guarantee: honestGuarantee(plan.guarantee(planned, across.finished), log.deviations, log.realised),
+    coverage: log.coverage(),
+    deviations: log.deviations,
     finished: across.finished,
   }
 }

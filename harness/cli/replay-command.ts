@@ -1,5 +1,5 @@
-import { spaceOfScenario } from '../sweep/explore.ts'
-import { runRecord } from '../sweep/runner.ts'
+import { discoverSpace } from '../sweep/explore.ts'
+import { inProcessRunner, runRecord } from '../sweep/runner.ts'
 import { withOverrides } from '../sweep/sweep.ts'
 import { parseToken } from '../token.ts'
 import type { Command } from './command.ts'
@@ -33,12 +33,12 @@ export const replayCommand: Command = {
     if (!original) {
       throw new InputError([`no scenario named "${token.scenario}" (known: ${scenarios.map(scenario => scenario.name).join(', ')})`])
     }
-    const ops = spaceOfScenario(original).chains.flatMap(chain => chain.ops)
+    const scenario = withOverrides(original, token)
+    const ops = (await discoverSpace(scenario, inProcessRunner({ timeoutMs }))).chains.flatMap(chain => chain.ops)
     const stranger = token.schedule.find(op => !ops.includes(op))
     if (stranger !== undefined) {
       throw new InputError([`operation "${stranger}" is not an operation of scenario "${original.name}" (operations: ${ops.join(', ')})`])
     }
-    const scenario = withOverrides(original, token)
     const record = await runRecord(scenario, token.schedule, 0, timeoutMs)
     const projection: unknown = JSON.parse(record.json)
     if (args.flags.has(OPTIONS.json.name)) {

@@ -1,4 +1,4 @@
-import { firstLines, headline, replayCommand, replayTargets, resultOf, verdictText } from '../report/present.ts'
+import { coverage, firstLines, headline, replayCommand, replayTargets, resultOf, verdictText } from '../report/present.ts'
 import type { Report, ScenarioReport } from '../report/types.ts'
 import { alignedTable } from './table.ts'
 
@@ -11,7 +11,7 @@ const MAX_DIFF_LINES = 40
 function row(scenario: ScenarioReport): string[] {
   const mark = MARK[resultOf(scenario)]
   if (scenario.skipped !== undefined) return [mark, scenario.name, '', '', '']
-  return [mark, scenario.name, verdictText(scenario), scenario.guarantee, `${scenario.explored}/${scenario.space}`]
+  return [mark, scenario.name, verdictText(scenario), scenario.guarantee, coverage(scenario).replaceAll(' / ', '/')]
 }
 
 /** What to show under a failed scenario: its problems, the blame pair, replay commands, the golden diff. */

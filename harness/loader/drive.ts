@@ -9,29 +9,46 @@ export type ScheduleDriver = (
   pool: OperationPool,
   schedule: readonly string[],
   settle: () => Promise<boolean>,
+  booting: () => boolean,
 ) => Promise<unknown>
 
 /**
- * Releases the operations of `schedule` one at a time, settling to quiescence
- * after each. When the next operation of the schedule is not pending yet (its
- * plugin is still waiting for a service, say) the first later one that is
- * pending goes instead, so every schedule runs to the end it can reach; the
- * pool's release order is the effective schedule.
+ * Releases operations one at a time, settling to quiescence after each:
  *
- * Returns the operations that never became pending.
+ * 1. the first operation of the schedule that is pending and may go now (a
+ *    timer whose deadline no other held timer precedes) — so every schedule
+ *    runs to the end it can reach, and an operation the system is not ready
+ *    for (a plugin still waiting for a service) simply goes later;
+ * 2. when none can and the boot is still waiting (`booting()`), an operation
+ *    the schedule does not name, as the system would run it: a held import
+ *    or batch gap, else the timer due first — the virtual clock advances only
+ *    when the boot waits on nothing else, so a timer nobody waits for stays
+ *    held. An interval's later firings are left to `settle.ts`, which also
+ *    notices when they spin;
+ * 3. when neither, a scheduled operation the deadlines hold back, so that
+ *    the run never stalls.
+ *
+ * The pool's release order is the effective schedule. Returns the scheduled
+ * operations that never became pending.
  */
 export async function driveSchedule(
   pool: OperationPool,
   schedule: readonly string[],
   settle: () => Promise<boolean>,
+  booting: () => boolean,
 ): Promise<string[]> {
   const remaining = [...schedule]
+  const planned = new Set(schedule)
   await settle()
   for (;;) {
-    const index = remaining.findIndex(op => pool.isPending(op))
-    if (index < 0) return remaining
-    const [op] = remaining.splice(index, 1)
-    pool.release(op!)
+    pool.observe()
+    const index = remaining.findIndex(op => pool.canRelease(op))
+    const op = index >= 0
+      ? remaining.splice(index, 1)[0]
+      : (booting() ? pool.next(label => !planned.has(label) && !pool.isRepeat(label)) : undefined) ?? pool.next(label => remaining.includes(label))
+    if (op === undefined) return remaining.filter(label => !pool.isPending(label))
+    if (index < 0 && remaining.includes(op)) remaining.splice(remaining.indexOf(op), 1)
+    pool.release(op)
     await settle()
   }
 }

@@ -1,6 +1,7 @@
-import type { Context } from '@deepseek-ai/cordis'
-import { Loader, type EntryTree } from '@deepseek-ai/cordis-plugin-loader'
+import type { Context, Fiber } from '@deepseek-ai/cordis'
+import { Loader, type Entry, type EntryTree } from '@deepseek-ai/cordis-plugin-loader'
 import { Include } from '@deepseek-ai/cordis-plugin-include'
+import { attributeFibersBy } from './sut-context.ts'
 
 /**
  * Resolves a held import: called with the entry id and the module specifier
@@ -11,12 +12,29 @@ export type ImportHook = (entryId: string, specifier: string) => Promise<unknown
 /** The import hook of each interleaving, by the root context it runs in. */
 const hooks = new WeakMap<Context, ImportHook>()
 
+/** The operation label of a loader entry: its id. */
+export function entryLabel(entry: Entry): string {
+  return entry.options.id
+}
+
 /** Finds the entry whose import is being asked for: each entry owns a distinct `getOuterStack`. */
 function entryIdOf(tree: EntryTree, getOuterStack: (() => string[]) | undefined): string {
   const entry = Object.values(tree.store).find(candidate => candidate.getOuterStack === getOuterStack)
   if (!entry) throw new Error('scheduled loader: an import was requested by no known entry')
-  return entry.options.id
+  return entryLabel(entry)
 }
+
+/** The chain a fiber's work belongs to: the entry of the nearest fiber the loader created, if any. */
+function chainOfFiber(fiber: Fiber): string | undefined {
+  for (let current = fiber; ;) {
+    if (current.entry) return entryLabel(current.entry)
+    const parent = current.parent.fiber
+    if (parent === current) return undefined
+    current = parent
+  }
+}
+
+attributeFibersBy(chainOfFiber)
 
 /** Routes a non-builtin import of `tree` through the hook of its interleaving. */
 function scheduledImport(tree: EntryTree, name: string, getOuterStack: (() => string[]) | undefined): Promise<unknown> {

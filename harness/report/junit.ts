@@ -94,6 +94,7 @@ function testcase(scenario: ScenarioReport): string[] {
       ['verdict', scenario.verdict],
       ['guarantee', scenario.guarantee],
       ['explored', String(scenario.explored)],
+      ['planned', String(scenario.planned)],
       ['space', scenario.space],
       ...tokenProperties(scenario),
     ]),

@@ -69,11 +69,11 @@ export const INCOMPLETE_NOTICE =
 
 /** What a guarantee promises, in a sentence, for the kinds `types.ts` documents (`exhaustive`, `t-way:N`, `sampled`). */
 export function guaranteeMeaning(guarantee: string): string {
-  if (guarantee === 'exhaustive') return 'every interleaving of the space ran: the verdict holds for all of them'
+  if (guarantee === 'exhaustive') return 'every interleaving of the discovered space ran: the verdict holds for every order the system allows'
   if (guarantee === 'sampled') return 'a sample of interleavings ran: evidence, not proof'
   const tWay = /^t-way:(\d+)$/.exec(guarantee)
   if (tWay !== null) {
-    return `every relative order of any ${tWay[1]} operations occurred in some explored interleaving`
+    return `every relative order of any ${tWay[1]} operations that the system allows occurred in some explored interleaving`
   }
   return 'unknown guarantee'
 }
@@ -83,9 +83,10 @@ export function guaranteesUsed(report: Report): string[] {
   return [...new Set(report.scenarios.filter((s) => s.skipped === undefined).map((s) => s.guarantee))]
 }
 
-/** `explored / space`, e.g. `24 / 24`. */
+/** `explored / space`, e.g. `24 / 24`, with the planned count when runs collapsed onto the same effective order (`2 / 3, 3 planned`). */
 export function coverage(scenario: ScenarioReport): string {
-  return `${scenario.explored} / ${scenario.space}`
+  const planned = scenario.planned !== scenario.explored ? `, ${scenario.planned} planned` : ''
+  return `${scenario.explored} / ${scenario.space}${planned}`
 }
 
 /** What the scenario expected, e.g. `completed, deterministic`. */
@@ -180,6 +181,9 @@ export function scenarioFacts(scenario: ScenarioReport): string[] {
     scenario.file,
     `${scenario.plugins} plugin${scenario.plugins === 1 ? '' : 's'}`,
     `${coverage(scenario)} interleavings explored (${method})`,
+    ...scenario.discovered.length > 0 ? [`discovered by running it: ${scenario.discovered.join(', ')}`] : [],
+    ...scenario.coverage ? [`${scenario.coverage.realised} of ${scenario.coverage.total} ${scenario.coverage.strength}-orders realised`] : [],
+    ...scenario.deviations ? [`${scenario.deviations.count} run${scenario.deviations.count === 1 ? '' : 's'} left the discovered space (${scenario.deviations.reason}; ${scenario.deviations.token})`] : [],
     `${outputs} distinct output${outputs === 1 ? '' : 's'}`,
     formatDuration(scenario.durationMs),
   ]

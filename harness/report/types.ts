@@ -53,10 +53,20 @@ export interface ScenarioReport {
   target: string
   /** Number of plugin entries in the scenario. */
   plugins: number
-  /** Size of the interleaving space, as an exact decimal string (it can exceed 2^53). */
+  /** Size of the (discovered) interleaving space, as an exact decimal string (it can exceed 2^53). */
   space: string
-  /** Interleavings run (in this shard). */
+  /** Operations found by running the scenario beyond those its file declares (timers its plugins set up while booting), in chain order. */
+  discovered: string[]
+  /** Planned interleavings that ran (in this shard). */
+  planned: number
+  /** Distinct effective release orders those runs realised: what the guarantee speaks of. */
   explored: number
+  /** For a t-way plan: how many of the t-orders the system allows the effective orders realised. */
+  coverage?: { strength: number, realised: number, total: number }
+  /** Runs whose effective order fell outside the discovered space (the guarantee is then `sampled`). */
+  deviations?: { count: number, token: string, reason: string }
+  /** Sharded sweeps only: the distinct effective orders (`<op>,…/<enabledAt>,…`), so a merge can count and check them. */
+  orders?: string[]
   strategy: string
   /** `exhaustive`, `t-way:N` or `sampled`. */
   guarantee: string

@@ -8,10 +8,12 @@ import { OperationPool } from '../loader/operations.ts'
 import { ScheduledLoader, scheduleImports } from '../loader/trees.ts'
 import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
+import { runInSut } from '../loader/sut-context.ts'
+import { ROOT_CHAIN } from '../space/space.ts'
 import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
 import { entriesOf, serviceEntryOptions, settlementOf } from './modules.ts'
-import { resourceBaseline } from './resources.ts'
+import { ioInFlight, resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
 import { disposeAll } from './teardown.ts'
@@ -23,6 +25,8 @@ export const DEFAULT_TIMEOUT_MS = 5_000
 export interface InterleavingResult {
   /** The order in which operations were actually released: the replayable schedule. */
   schedule: string[]
+  /** For each operation of `schedule`, how many of the operations before it had been released when it was requested. */
+  enabledAt: number[]
   projection: Projection
   /** The projection's bytes. */
   json: string
@@ -46,10 +50,10 @@ function unsettledEntries(loader: Loader | undefined): string[] {
 
 /**
  * Runs one interleaving of `scenario` against `target`: a fresh root context,
- * the base composition, a scheduled loader whose every import and batch gap
- * waits for the scheduler, the operations released in `schedule` order (each
- * followed by quiescence), boot, the scenario's turns, and the projection.
- * Never hangs: unsettleable work is reported as stuck.
+ * the base composition, a scheduled loader whose every import, batch gap and
+ * timer waits for the scheduler, the operations released in `schedule` order
+ * (each followed by quiescence), boot, the scenario's turns, and the
+ * projection. Never hangs: unsettleable work is reported as stuck.
  */
 export async function runInterleaving(
   scenario: Scenario,
@@ -66,6 +70,7 @@ export async function runInterleaving(
   Error.stackTraceLimit = 0
   const sandbox = new Sandbox()
   const root = new Context()
+  const pool = new OperationPool()
   try {
     const loadErrors: string[] = []
     root.logger.exporter({
@@ -75,18 +80,19 @@ export async function runInterleaving(
     })
     let statusChanges = 0
     root.on('internal/status', () => { statusChanges++ })
-    const pool = new OperationPool()
     const baseline = resourceBaseline()
     sandbox.install()
+    /** Calls into the system under test, in its scope: what it sets up is held and attributed. */
+    const sut = <T>(fn: () => T): T => runInSut(pool, ROOT_CHAIN, fn)
 
-    const mounted: Mounted = target.mount(root, {
+    const mounted: Mounted = sut(() => target.mount(root, {
       app: scenario.app,
       config: scenario.config,
       variant: scenario.variant,
       invariant: scenario.invariant,
       services: scenario.services,
       environment: createDeterministicEnvironment(),
-    })
+    }))
     const host: PluginHost = {
       mounted,
       gate: label => pool.hold(label, { kind: 'value', produce: () => undefined }),
@@ -106,8 +112,12 @@ export async function runInterleaving(
       return pool.hold(entryId, settlementOf(spec, host))
     })
 
-    const progress = () => pool.version + statusChanges
-    const settle = () => quiesce(progress, deadline)
+    const settle = () => quiesce({
+      progress: () => pool.version + statusChanges,
+      immediates: () => pool.immediates,
+      busy: () => pool.isFiring() || ioInFlight(baseline),
+    }, deadline)
+    const wait = { pool, baseline, deadline, quiesce: settle }
     const stuck = (reason: StuckInfo['reason'], phase: StuckInfo['phase']): StuckInfo => ({
       reason,
       phase,
@@ -119,22 +129,26 @@ export async function runInterleaving(
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
       const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo })
-      return { schedule: [...pool.released()], projection, json, hash: hashOf(json) }
+      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash: hashOf(json) }
     }
 
-    root.plugin(ScheduledLoader)
+    sut(() => root.plugin(ScheduledLoader))
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
     const entries = [...mounted.entries.map(serviceEntryOptions), ...entriesOf(scenario)]
-    void (scenario.loader === 'include'
-      ? loader.root.update([{ id: 'include', name: 'cordis:include', config: { path: await includeFileOf(scenario, entries) } }])
+    const include = scenario.loader === 'include' ? await includeFileOf(scenario, entries) : undefined
+    void sut(() => include !== undefined
+      ? loader.root.update([{ id: 'include', name: 'cordis:include', config: { path: include } }])
       : loader.root.update(entries))
 
-    const imports = await settleOrStuck(pool.whenRequested(entries.map(entry => entry.id)), deadline, baseline)
+    const imports = await settleOrStuck(pool.whenRequested(entries.map(entry => entry.id)), wait)
     if (imports.kind === 'stuck') return finish(undefined, stuck(imports.reason, 'boot'))
-    await (options.drive ?? driveSchedule)(pool, schedule, settle)
-    const boot = await settleOrStuck(loader.await(), deadline, baseline)
+    const booted = sut(() => loader.await())
+    let booting = true
+    booted.then(() => { booting = false }, () => { booting = false })
+    await (options.drive ?? driveSchedule)(pool, schedule, settle, () => booting)
+    const boot = await settleOrStuck(booted, wait)
     if (boot.kind === 'stuck') return finish(undefined, stuck(boot.reason, 'boot'))
     if (boot.kind === 'rejected') loadErrors.push(boot.error instanceof Error ? boot.error.message : String(boot.error))
 
@@ -143,11 +157,13 @@ export async function runInterleaving(
       loadErrors.push(problem)
       return finish(undefined, null)
     }
-    const turns = await settleOrStuck(mounted.runTurns(scenario.turns), deadline, baseline)
+    pool.phase = 'turns'
+    const turns = await settleOrStuck(sut(() => mounted.runTurns(scenario.turns)), wait)
     if (turns.kind === 'stuck') return finish(undefined, stuck(turns.reason, 'turns'))
     if (turns.kind === 'rejected') throw turns.error
     return finish(turns.value, null)
   } finally {
+    pool.close()
     // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
     // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
     sandbox.dispose()

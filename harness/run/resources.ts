@@ -1,17 +1,26 @@
 /**
- * Whether anything outside the scheduler can still make progress. Node lists
- * its live resources: pending requests (file system, DNS, writes) always can
- * wake work up; long-lived handles (timers, sockets, pipes, ports) can when
- * there are more of them than when the interleaving started. If none can and
- * work is still unsettled, nothing will ever settle it: the run is stuck, and
+ * What outside the scheduler can still make progress. Node lists its live
+ * resources: requests in flight (file system, DNS, socket connects, writes)
+ * always finish; child processes and their pipes finish when the child does;
+ * other long-lived handles (timers, sockets, servers) may wake work later.
+ *
+ * Quiescence waits for the first two kinds (`ioInFlight`). A run whose work
+ * is unsettled while nothing at all can wake it (`nothingCanWake`: no request
+ * in flight and no handle beyond the interleaving's baseline, held timers not
+ * counted — they fire only when the scheduler releases them) is stuck, and
  * the harness says so at once instead of waiting for the timeout.
  */
 
 export type ResourceBaseline = ReadonlyMap<string, number>
 
-/** A one-shot request in flight (`FSReqPromise`, `FSReqCallback`, `CloseReq`, `GetAddrInfoReqWrap`, `WriteWrap`, …). */
+/** A one-shot request (`FSReqPromise`, `FSReqCallback`, `GetAddrInfoReqWrap`, `ConnectWrap`, `WriteWrap`, `ShutdownWrap`, `CloseReq`, …). */
 function isRequest(kind: string): boolean {
-  return /Req|WriteWrap|ShutdownWrap/.test(kind)
+  return /Req|^ConnectWrap$|^WriteWrap$|^ShutdownWrap$|^SendWrap$/.test(kind)
+}
+
+/** A child process, or a pipe to one: work that ends when the child does. */
+function isChildProcess(kind: string): boolean {
+  return kind === 'ProcessWrap' || kind === 'PipeWrap'
 }
 
 function countResources(): Map<string, number> {
@@ -26,12 +35,24 @@ export function resourceBaseline(): ResourceBaseline {
   return countResources()
 }
 
-/** True when no request is in flight and no handle exists beyond the baseline: no timer, socket or I/O can wake anything up. */
-export function nothingCanWake(baseline: ResourceBaseline): boolean {
+/** Whether I/O the system started is still in flight: a request beyond the baseline, or a child process (or its pipes) still running. */
+export function ioInFlight(baseline: ResourceBaseline): boolean {
+  for (const [kind, count] of countResources()) {
+    if ((isRequest(kind) || isChildProcess(kind)) && count > (baseline.get(kind) ?? 0)) return true
+  }
+  return false
+}
+
+/**
+ * True when no request is in flight and no handle exists beyond the baseline
+ * apart from `heldTimers` held timers: no timer, socket or I/O can wake anything up.
+ */
+export function nothingCanWake(baseline: ResourceBaseline, heldTimers: number): boolean {
   for (const [kind, count] of countResources()) {
     if (kind === 'Immediate') continue
     if (isRequest(kind)) return false
-    if (count > (baseline.get(kind) ?? 0)) return false
+    const allowed = (baseline.get(kind) ?? 0) + (kind === 'Timeout' ? heldTimers : 0)
+    if (count > allowed) return false
   }
   return true
 }

@@ -13,7 +13,7 @@ export const MAX_TABLE_ENTRIES = 1 << 24
 
 /** Cell states. `IMPOSSIBLE`: a repeated operation, or an order a chain forbids (never required). */
 export const UNCOVERED = 0
-const COVERED = 1
+export const COVERED = 1
 const IMPOSSIBLE = 2
 
 /** The operations of a space, flattened in declaration order with their chain positions. */

@@ -1,12 +1,16 @@
 /**
- * The schedule space of a scenario: which orders of plugin import completions
- * (and of the gaps between a plugin's registration batches) are possible.
+ * The schedule space of a scenario: which orders of plugin import completions,
+ * gaps between a plugin's registration batches, and timers the plugins set up
+ * are possible.
  *
  * Each plugin contributes one chain of operations: its import completion,
- * labelled with the plugin id, then one scheduling point per extra batch,
- * labelled `<id>#2`, `<id>#3`, …. A schedule is a linear extension of the
- * chains: every operation exactly once, each chain in its own order, chains
- * interleaved freely.
+ * labelled with the plugin id, one scheduling point per extra batch, labelled
+ * `<id>#2`, `<id>#3`, …, and one per timer its code sets up while booting,
+ * `<id>#timer1`, `<id>#timer2`, … (timers of the base composition belong to
+ * the chain `_root`). A schedule is a linear extension of the chains: every
+ * operation exactly once, each chain in its own order, chains interleaved
+ * freely. The import and batch operations are known from the scenario file;
+ * timers are found by running it (see `discoveredSpace`).
  */
 
 /** One plugin's operations, in the only order they can happen. */
@@ -29,30 +33,49 @@ export interface PluginShape {
   readonly batches: number
 }
 
-/** What a plugin id looks like; `:`, `,`, `@`, `+` and `#` never occur in one. */
+/** What a plugin id looks like; `:`, `,`, `@`, `+` and `#` never occur in one, nor a leading `_`. */
 export const PLUGIN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
-const OP_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:#([1-9][0-9]*))?$/
+/** The chain of timers the base composition (no loader entry) sets up; no plugin id can take it. */
+export const ROOT_CHAIN = '_root'
+
+const OP_PATTERN = /^([A-Za-z0-9][A-Za-z0-9._-]*|_root)(?:#([1-9][0-9]*)|#timer([1-9][0-9]*))?$/
 
 /** The label of a plugin's operation: batch 1 is the import itself, batch k ≥ 2 the gap before it. */
 export function opLabel(plugin: string, batch: number): string {
   return batch === 1 ? plugin : `${plugin}#${batch}`
 }
 
-/** Splits an operation label into plugin and batch number, or `undefined` when it is not one. */
-export function parseOp(op: string): { plugin: string; batch: number } | undefined {
+/** The label of the k-th timer (k ≥ 1) set up by `chain`'s code. */
+export function timerLabel(chain: string, k: number): string {
+  return `${chain}#timer${k}`
+}
+
+/** One operation, read from its label: a plugin's import, the gap before its batch k ≥ 2, or its k-th timer. */
+export type ParsedOp =
+  | { plugin: string, kind: 'import' }
+  | { plugin: string, kind: 'batch', batch: number }
+  | { plugin: string, kind: 'timer', timer: number }
+
+/** Reads an operation label, or `undefined` when it is not one. */
+export function parseOp(op: string): ParsedOp | undefined {
   const match = OP_PATTERN.exec(op)
   if (match === null) return undefined
   const plugin = match[1] as string
-  if (match[2] === undefined) return { plugin, batch: 1 }
+  if (match[3] !== undefined) {
+    const timer = Number(match[3])
+    return Number.isSafeInteger(timer) ? { plugin, kind: 'timer', timer } : undefined
+  }
+  if (plugin === ROOT_CHAIN) return undefined
+  if (match[2] === undefined) return { plugin, kind: 'import' }
   const batch = Number(match[2])
-  return batch >= 2 && Number.isSafeInteger(batch) ? { plugin, batch } : undefined
+  return batch >= 2 && Number.isSafeInteger(batch) ? { plugin, kind: 'batch', batch } : undefined
 }
 
 /** The plugin an operation belongs to (`tool-fs#3` → `tool-fs`). */
 export function pluginOf(op: string): string {
   const parsed = parseOp(op)
-  if (parsed === undefined) throw new Error(`"${op}" is not an operation label (expected <plugin> or <plugin>#<batch ≥ 2>)`)
+  if (parsed === undefined) throw new Error(`"${op}" is not an operation label (expected <plugin>, <plugin>#<batch ≥ 2> or <plugin>#timer<k ≥ 1>)`)
   return parsed.plugin
 }
 

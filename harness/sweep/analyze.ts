@@ -1,6 +1,6 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Divergence, Verdict } from '../report/types.ts'
-import { pluginOf, type Schedule } from '../space/space.ts'
+import { pluginOf, type Schedule, type Space } from '../space/space.ts'
 import { formatToken } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { diffPart, firstDifference } from '../oracle/compare.ts'
@@ -9,7 +9,6 @@ import type { Exploration } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
 import type { RunRecord } from './runner.ts'
 import { swapMatrix } from './swaps.ts'
-import { spaceOfScenario } from './explore.ts'
 
 /** What the exploration means. */
 export interface Analysis {
@@ -38,7 +37,7 @@ async function replayDiffers(scenario: Scenario, record: RunRecord, cache: RunCa
   return null
 }
 
-async function counterexample(scenario: Scenario, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
+async function counterexample(scenario: Scenario, space: Space, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
   const result = await minimize(base.schedule, divergent.schedule, schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
@@ -46,7 +45,6 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
   const a = JSON.parse(left.json) as Projection
   const b = JSON.parse(right.json) as Projection
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
-  const space = spaceOfScenario(scenario)
   return {
     part: difference.part,
     kind: difference.kind,
@@ -78,5 +76,5 @@ export async function analyze(scenario: Scenario, exploration: Exploration, cach
   const uncontrolled = await replayDiffers(scenario, divergent, cache, REPLAYS.divergence)
     ?? await replayDiffers(scenario, baseline, cache, REPLAYS.divergence)
   if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck: null }
-  return { verdict: 'divergent', divergence: await counterexample(scenario, baseline, divergent, cache), uncontrolled: null, stuck: null }
+  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, divergent, cache), uncontrolled: null, stuck: null }
 }

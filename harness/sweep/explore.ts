@@ -1,6 +1,8 @@
 import type { Scenario } from '../scenario/types.ts'
 import { SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
-import { spaceOf, spaceSize, type Space } from '../space/space.ts'
+import { scheduleKey, spaceOf, spaceSize, type Schedule, type Space } from '../space/space.ts'
+import { deviation, discoveredSpace } from '../space/discovered.ts'
+import { RealisedOrders } from '../space/coverage.ts'
 import { strategies, type Guarantee, type StrategyName } from '../strategies/index.ts'
 import { upTo } from '../strategies/strategy.ts'
 import { deriveSeed } from '../random.ts'
@@ -16,7 +18,7 @@ export interface ExploreOptions {
   strength?: number
   shard?: Shard
   signal?: AbortSignal
-  /** Called after each interleaving with the number explored so far and the number planned. */
+  /** Called after each interleaving with the number run so far and the number planned. */
   onProgress?: (explored: number, planned: number) => void
 }
 
@@ -30,17 +32,33 @@ export interface OutputGroup {
   json: string
 }
 
+/** A run whose effective order fell outside the discovered space, which therefore under-describes the system. */
+export interface Deviation {
+  /** How many runs deviated. */
+  count: number
+  /** The first one: its effective schedule and why it deviates. */
+  schedule: string[]
+  reason: string
+}
+
 export interface Exploration {
+  /** The discovered space. */
+  space: Space
   size: bigint
-  /** How many interleavings were planned (in this shard). */
+  /** How many planned interleavings ran (in this shard). */
   planned: number
-  /** How many ran. */
+  /** How many distinct effective release orders those runs realised. */
   explored: number
+  /** The distinct effective orders, for merging shards (only kept for a sharded exploration). */
+  orders?: string[]
   /** Distinct outputs, ordered by their first appearance (`first.index` is the exploration position). */
   outputs: OutputGroup[]
   /** 1-based position of the first interleaving whose bytes differ from the first one's; null when none did. */
   firstDivergenceAt: number | null
   guarantee: Guarantee
+  /** For a t-way plan: how many of the chain-consistent t-orders the effective orders realised. */
+  coverage?: { strength: number, realised: number, total: number }
+  deviations: Deviation | null
   /** False when the exploration was interrupted before the plan ended. */
   finished: boolean
 }
@@ -51,7 +69,7 @@ export function serviceEntryIds(scenario: Scenario): readonly string[] {
   return scenario.app === 'none' ? SERVICE_ENTRY_IDS.none : SERVICE_ENTRY_IDS.app
 }
 
-/** The interleaving space of a scenario: one chain per loader entry (services first when they race), one op per registration batch. */
+/** The interleaving space the scenario file declares: one chain per loader entry (services first when they race), one op per registration batch. */
 export function spaceOfScenario(scenario: Scenario): Space {
   return spaceOf([
     ...serviceEntryIds(scenario).map(id => ({ id, batches: 1 })),
@@ -59,9 +77,19 @@ export function spaceOfScenario(scenario: Scenario): Space {
   ])
 }
 
-/** The schedules a strategy plans for a scenario (before sharding), capped by the budget. */
-export function planFor(scenario: Scenario, options: ExploreOptions) {
-  const space = spaceOfScenario(scenario)
+/**
+ * The space as the system shows it: one run in declaration order (every
+ * chain whole, one after another) reveals the timers each plugin sets up
+ * while booting, and they join their plugins' chains (see `discoveredSpace`).
+ */
+export async function discoverSpace(scenario: Scenario, runner: Runner): Promise<Space> {
+  const declared = spaceOfScenario(scenario)
+  const run = await runner.runOne(scenario, declared.chains.flatMap(chain => chain.ops))
+  return discoveredSpace(declared, run.schedule)
+}
+
+/** The schedules a strategy plans over `space` (by default the declared one), before sharding, capped by the budget. */
+export function planFor(scenario: Scenario, options: ExploreOptions, space: Space = spaceOfScenario(scenario)) {
   const plan = strategies[options.strategy].plan(space, {
     seed: deriveSeed(options.seed, scenario.name),
     budget: options.budget,
@@ -72,48 +100,126 @@ export function planFor(scenario: Scenario, options: ExploreOptions) {
 }
 
 /**
- * Runs a scenario's planned interleavings (this shard's part of them) and
- * groups them by output as they complete: one group per distinct output, its
- * count and its earliest interleaving (by exploration position, whatever order
- * the runner completed them in, so the result does not depend on the number
- * of workers). Nothing per interleaving is kept beyond that, so memory stays
- * flat however large the exploration.
+ * What an exploration proved, in terms of what really ran: the plan's claim,
+ * kept only if no run left the discovered space and, for a t-way claim, only
+ * if the effective orders realised every chain-consistent t-order.
  */
-export async function explore(scenario: Scenario, runner: Runner, options: ExploreOptions): Promise<Exploration> {
-  const { space, plan, schedules } = planFor(scenario, options)
-  const positions: number[] = []
-  schedules.forEach((_, position) => { if (inShard(position, options.shard)) positions.push(position) })
-  const planned = positions.map(position => schedules[position]!)
-  const groups = new Map<string, OutputGroup>()
-  const ran = new Uint8Array(planned.length)
-  let explored = 0
-  await runner.runAll(scenario, planned, (record) => {
-    ran[record.index] = 1
-    explored++
-    const first: RunRecord = { ...record, index: positions[record.index]!, json: undefined }
-    const group = groups.get(record.hash)
+export function honestGuarantee(claimed: Guarantee, deviations: Deviation | null, realised: RealisedOrders | undefined): Guarantee {
+  if (deviations !== null) return { kind: 'sampled' }
+  if (claimed.kind === 't-way' && !realised?.complete()) return { kind: 'sampled' }
+  return claimed
+}
+
+/** Bookkeeping over the runs of one exploration: outputs, distinct effective orders, deviations and realised t-orders. */
+export class ExplorationLog {
+  readonly groups = new Map<string, OutputGroup>()
+  /** Distinct effective orders (by schedule key) and when each of their operations was requested. */
+  private readonly orders = new Map<string, readonly number[]>()
+  deviations: Deviation | null = null
+  runs = 0
+
+  constructor(private readonly space: Space, readonly realised: RealisedOrders | undefined) {}
+
+  /** Records one run (its `index` is its position in the unsharded plan). */
+  add(record: RunRecord): void {
+    this.runs++
+    const first: RunRecord = { ...record, json: undefined }
+    const group = this.groups.get(record.hash)
     if (!group) {
-      groups.set(record.hash, { hash: record.hash, count: 1, first, json: record.json! })
+      this.groups.set(record.hash, { hash: record.hash, count: 1, first, json: record.json! })
     } else {
       group.count++
       if (first.index < group.first.index) group.first = first
       if (group.json === undefined && record.json !== undefined) group.json = record.json
     }
-    options.onProgress?.(explored, planned.length)
+    this.addOrder(record.schedule, record.enabledAt)
+  }
+
+  /** Records one effective order and when each of its operations was requested (from a run, or from a shard's report). */
+  addOrder(schedule: Schedule, enabledAt: readonly number[]): void {
+    const key = scheduleKey(schedule)
+    if (this.orders.has(key)) return
+    this.orders.set(key, [...enabledAt])
+    this.realised?.add(schedule, enabledAt)
+    const reason = deviation(this.space, schedule)
+    if (reason === undefined) return
+    if (this.deviations) this.deviations.count++
+    else this.deviations = { count: 1, schedule: [...schedule], reason }
+  }
+
+  /** Distinct effective orders so far. */
+  distinct(): number {
+    return this.orders.size
+  }
+
+  /** The distinct effective orders, as {@link orderKey} strings. */
+  orderKeys(): string[] {
+    return [...this.orders].map(([key, enabledAt]) => `${key}/${enabledAt.join(',')}`)
+  }
+
+  /** Outputs by first appearance. */
+  outputs(): OutputGroup[] {
+    return [...this.groups.values()].sort((a, b) => a.first.index - b.first.index)
+  }
+
+  coverage(): Exploration['coverage'] {
+    return this.realised && { strength: this.realised.strength, ...this.realised.counts() }
+  }
+}
+
+/** Reads an effective order back from {@link ExplorationLog.orderKeys} (`<op>,<op>,…/<enabledAt>,…`; `,` and `/` never occur in a label). */
+export function parseOrderKey(key: string): { schedule: string[], enabledAt: number[] } {
+  const [ops = '', enabled = ''] = key.split('/')
+  return { schedule: ops === '' ? [] : ops.split(','), enabledAt: enabled === '' ? [] : enabled.split(',').map(Number) }
+}
+
+/** The strength whose realised orders must be checked for a plan's claim (undefined: nothing to check). */
+function checkedStrength(claim: Guarantee): number | undefined {
+  return claim.kind === 't-way' ? claim.strength : undefined
+}
+
+/**
+ * Discovers the scenario's space, runs the planned interleavings (this
+ * shard's part of them) and groups them by output as they complete: one
+ * group per distinct output, its count and its earliest interleaving (by
+ * exploration position, whatever order the runner completed them in, so the
+ * result does not depend on the number of workers). Besides the outputs, it
+ * keeps the set of distinct effective orders (what `explored` counts) and,
+ * for a t-way plan, which t-orders they realised.
+ */
+export async function explore(scenario: Scenario, runner: Runner, options: ExploreOptions): Promise<Exploration> {
+  const space = await discoverSpace(scenario, runner)
+  const { plan, schedules } = planFor(scenario, options, space)
+  const positions: number[] = []
+  schedules.forEach((_, position) => { if (inShard(position, options.shard)) positions.push(position) })
+  const planned = positions.map(position => schedules[position]!)
+  const fullClaim = plan.guarantee(schedules.length, true)
+  const strength = checkedStrength(fullClaim)
+  const log = new ExplorationLog(space, strength === undefined ? undefined : RealisedOrders.of(space, strength))
+  const ran = new Uint8Array(planned.length)
+  await runner.runAll(scenario, planned, (record) => {
+    ran[record.index] = 1
+    log.add({ ...record, index: positions[record.index]! })
+    options.onProgress?.(log.runs, planned.length)
   }, options.signal)
 
-  const outputs = [...groups.values()].sort((a, b) => a.first.index - b.first.index)
+  const outputs = log.outputs()
   const divergent = outputs[1]?.first.index
-  const finished = explored === planned.length
+  const finished = log.runs === planned.length
+  const sharded = options.shard !== undefined && options.shard.count > 1
   return {
+    space,
     size: spaceSize(space),
-    planned: planned.length,
-    explored,
+    planned: log.runs,
+    explored: log.distinct(),
+    ...sharded ? { orders: log.orderKeys() } : {},
     outputs,
     // How many explored interleavings, in exploration order, up to and including the first that differs from the first one.
     firstDivergenceAt: divergent === undefined ? null : countRanUpTo(ran, positions, divergent),
     // A shard alone proves nothing about the whole space; merging the shards restores the plan's guarantee.
-    guarantee: options.shard && options.shard.count > 1 ? { kind: 'sampled' } : plan.guarantee(explored, finished),
+    guarantee: sharded ? { kind: 'sampled' } : honestGuarantee(plan.guarantee(log.runs, finished), log.deviations, log.realised),
+    coverage: log.coverage(),
+    deviations: log.deviations,
     finished,
   }
 }

@@ -11,6 +11,8 @@ export interface RunRecord {
   index: number
   /** The effective (released) order: what a replay token names. */
   schedule: string[]
+  /** For each operation of `schedule`, how many operations before it had been released when it was requested. */
+  enabledAt: number[]
   hash: string
   outcome: Outcome
   tools: string[]
@@ -35,6 +37,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
   return {
     index,
     schedule: result.schedule,
+    enabledAt: result.enabledAt,
     hash: result.hash,
     outcome: result.projection.outcome,
     tools: headerToolNames(result.projection),

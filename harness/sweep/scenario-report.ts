@@ -4,6 +4,14 @@ import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
 import type { Exploration } from './explore.ts'
+import { spaceOfScenario } from './explore.ts'
+import type { Space } from '../space/space.ts'
+
+/** The operations of `space` the scenario file does not declare, in chain order. */
+function discoveredOps(scenario: Scenario, space: Space): string[] {
+  const declared = new Set(spaceOfScenario(scenario).chains.flatMap(chain => chain.ops))
+  return space.chains.flatMap(chain => chain.ops).filter(op => !declared.has(op))
+}
 
 export interface ScenarioVerdictInput {
   scenario: Scenario
@@ -43,7 +51,12 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     target: scenario.target,
     plugins: scenario.plugins.length,
     space: exploration.size.toString(),
+    discovered: discoveredOps(scenario, exploration.space),
+    planned: exploration.planned,
     explored: exploration.explored,
+    ...exploration.coverage ? { coverage: exploration.coverage } : {},
+    ...exploration.deviations ? { deviations: { count: exploration.deviations.count, token: tokenOf(scenario, exploration.deviations.schedule), reason: exploration.deviations.reason } } : {},
+    ...exploration.orders ? { orders: exploration.orders } : {},
     strategy: input.strategy,
     guarantee: formatGuarantee(exploration.guarantee),
     verdict: analysis.verdict,
@@ -70,6 +83,8 @@ export function skippedReport(scenario: Scenario, strategy: string, reason: stri
     target: scenario.target,
     plugins: scenario.plugins.length,
     space: '0',
+    discovered: [],
+    planned: 0,
     explored: 0,
     strategy,
     guarantee: 'sampled',

@@ -18,6 +18,8 @@ function scenario(fields: Partial<ScenarioReport> & Pick<ScenarioReport, 'name'>
     target: 'reference',
     plugins: 4,
     space: '24',
+    discovered: [],
+    planned: fields.explored ?? 24,
     explored: 24,
     strategy: 'exhaustive',
     guarantee: 'exhaustive',

@@ -130,7 +130,7 @@ describe('renderJson', () => {
     expect(Object.keys(parsed)).toEqual(['tool', 'version', 'complete', 'options', 'scenarios', 'summary'])
     const scenarios = parsed.scenarios as Record<string, unknown>[]
     expect(Object.keys(scenarios[1] ?? {})).toEqual([
-      'name', 'file', 'variant', 'target', 'plugins', 'space', 'explored', 'strategy', 'guarantee', 'verdict',
+      'name', 'file', 'variant', 'target', 'plugins', 'space', 'discovered', 'planned', 'explored', 'strategy', 'guarantee', 'verdict',
       'passed', 'outcome', 'distinctOutputs', 'outputs', 'divergence', 'golden', 'expected', 'problems', 'goldenDiff',
       'durationMs',
     ])
@@ -182,7 +182,7 @@ describe('renderMarkdown', () => {
 
   it('explains each guarantee in use', () => {
     expect(markdown).toContain('- **t-way:2**: every relative order of any 2 operations')
-    expect(markdown).toContain('- **exhaustive**: every interleaving of the space ran')
+    expect(markdown).toContain('- **exhaustive**: every interleaving of the discovered space ran')
   })
 
   it('has a section per failed scenario only', () => {

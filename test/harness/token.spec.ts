@@ -73,7 +73,10 @@ describe('replay tokens', () => {
     ['ci-flake@canonical:a,b c', /whitespace/],
     ['ci-flake@canonical:a,tool:x', /operation 2 "tool:x" is not a plugin id/],
     ['ci-flake@canonical:-a', /operation 1 "-a" is not a plugin id/],
-    ['ci-flake@canonical:a#1', /operation 1 "a#1" is not a plugin id or <plugin>#<batch ≥ 2>/],
+    ['ci-flake@canonical:a#1', /operation 1 "a#1" is not a plugin id, <plugin>#<batch ≥ 2> or <plugin>#timer<k ≥ 1>/],
+    ['ci-flake@canonical:a#timer0', /operation 1 "a#timer0" is not a plugin id/],
+    ['ci-flake@canonical:_root', /operation 1 "_root" is not a plugin id/],
+    ['ci-flake@canonical:a#timer1,a', /operation "a#timer1" comes before "a"/],
     ['ci-flake@canonical:a#0', /is not a plugin id/],
     ['ci-flake@canonical:a,b,a', /operation "a" appears twice/],
     ['ci-flake@canonical:a#2,a', /operation "a#2" comes before "a"/],
@@ -92,6 +95,11 @@ describe('replay tokens', () => {
     expect(message).toMatch(problem)
     expect(message).toMatch(/^invalid replay token: /)
     expect(message).toContain('expected <scenario>@<variant>[+<target>]:<op>,<op>,…')
+  })
+
+  it('reads timer operations: after their plugin\'s import, in any order among themselves; `_root` timers need no import', () => {
+    expect(parseToken('slow@canonical:_root#timer1,slow,slow#timer2,fast,slow#timer1').schedule)
+      .toEqual(['_root#timer1', 'slow', 'slow#timer2', 'fast', 'slow#timer1'])
   })
 
   it('refuses to format a token it could not read back', () => {

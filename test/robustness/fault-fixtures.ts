@@ -1,13 +1,35 @@
 /** Misbehaving real plugin modules and the scenarios that race them, for the fault specs. */
 
 /**
- * A plugin whose apply never settles while an interval keeps a live timer: the
- * harness cannot tell it is stuck at rest, so only the per-interleaving
- * timeout ends its interleaving. (An object with apply: cordis constructs a
- * plain function export, so a promise it returns would not be awaited.)
+ * A plugin whose apply waits for a reply that never comes: it connects to a
+ * local server that never answers. A connected socket can always wake work,
+ * so the harness cannot tell the wait is hopeless; only the per-interleaving
+ * timeout ends it. (An object with apply: cordis constructs a plain function
+ * export, so a promise it returns would not be awaited.)
  */
-export const BUSY_MODULE = `export default {
+export const BUSY_MODULE = `import net from 'node:net'
+
+export default {
   name: 'busy',
+  apply(ctx) {
+    return new Promise((resolve) => {
+      const server = net.createServer(() => {}).listen(0, '127.0.0.1', () => {
+        const socket = net.connect(server.address().port, '127.0.0.1')
+        socket.on('data', resolve)
+        ctx.effect(() => () => { socket.destroy(); server.close() })
+      })
+    })
+  },
+}
+`
+
+/**
+ * A plugin whose apply never settles while an interval keeps firing and does
+ * nothing else: held timers only fire when the scheduler releases them, time
+ * advances for the interval while the boot waits, and the spin is stuck.
+ */
+export const SPIN_MODULE = `export default {
+  name: 'spin',
   apply() {
     return new Promise(() => { setInterval(() => {}, 10) })
   },

@@ -14,7 +14,7 @@ import type { Projection } from '../../harness/oracle/projection.ts'
 import { parseToken } from '../../harness/token.ts'
 import { captured, inDir, readReport, runCli } from '../harness/cli-fixtures.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
-import { BUSY_MODULE, busyScenario, LEAK_PROBE_MODULE, LEAK_ROUTES, leakScenario, withTwoTools } from './fault-fixtures.ts'
+import { BUSY_MODULE, busyScenario, LEAK_PROBE_MODULE, LEAK_ROUTES, leakScenario, SPIN_MODULE, withTwoTools } from './fault-fixtures.ts'
 
 let dir: FixtureDir
 
@@ -22,6 +22,8 @@ beforeAll(async () => {
   dir = await fixtureDir()
   for (const file of await readdir('scenarios/faults')) await dir.write(join('faults', file), await readFile(join('scenarios/faults', file), 'utf8'))
   await dir.write('plugins/busy.mjs', BUSY_MODULE)
+  await dir.write('plugins/spin.mjs', SPIN_MODULE)
+  await dir.write('spin.yml', busyScenario('spin', './plugins/spin.mjs', 'timeout: 10000\n').replace('id: busy', 'id: spin'))
   await dir.write('plugins/leak-probe.mjs', LEAK_PROBE_MODULE)
   await dir.write('busy.yml', busyScenario('busy', './plugins/busy.mjs', 'timeout: 300\n'))
   await dir.write('multi/a-stuck.yml', busyScenario('a-stuck', '../plugins/busy.mjs'))
@@ -80,7 +82,7 @@ describe('fault classes', () => {
     }
   })
 
-  it('a plugin that keeps a timer alive is stuck once the scenario timeout expires, and every interleaving is still explored', async () => {
+  it('a plugin that waits on I/O that never completes is stuck once the scenario timeout expires, and every interleaving is still explored', async () => {
     const run = await runCli(['sweep', 'busy.yml', '--workers', '1', '--report', 'r-busy', '--goldens', 'g-busy'], { cwd: dir.root })
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
@@ -94,6 +96,21 @@ describe('fault classes', () => {
     expect(replayed.hash).toBe(output.hash)
     expect(replayed.projection.outcome).toBe('stuck')
     expect(replayed.projection.stuck).toMatchObject({ reason: 'timeout', phase: 'boot' })
+    expect(replayed.projection.stuck?.waiting).toContain('busy')
+  })
+
+  it('a plugin that spins an interval while its boot never settles is stuck without progress long before the timeout', async () => {
+    const started = Date.now()
+    const run = await runCli(['sweep', 'spin.yml', '--workers', '1', '--report', 'r-spin', '--goldens', 'g-spin'], { cwd: dir.root })
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const [spin] = (await readReport(join(dir.root, 'r-spin'))).scenarios
+    expect(spin).toMatchObject({ name: 'spin', verdict: 'stuck', outcome: 'stuck', passed: true, discovered: ['spin#timer1'] })
+    const replayed = await replay(spin!.outputs[0]!.token, '--scenarios', 'spin.yml')
+    expect(replayed.projection.stuck).toMatchObject({ reason: 'no-progress', phase: 'boot' })
+    expect(replayed.projection.stuck?.waiting).toContain('spin')
+    // Ten seconds of timeout per interleaving would take a minute; the spin is recognised by count instead.
+    expect(Date.now() - started).toBeLessThan(30_000)
   })
 
   it('--timeout ends a stuck scenario without its own timeout, and the sweep goes on to the next scenario', async () => {

@@ -1,0 +1,68 @@
+/**
+ * Which interleaving, and which loader entry, a piece of running code belongs
+ * to. The scheduler must hold the timers the system under test creates and
+ * name each after the plugin whose code created it, whatever released that
+ * code: an `apply` that waits for a service runs when its provider appears,
+ * but its timers are still its own.
+ *
+ * An `AsyncLocalStorage` scope follows the system's work through promises,
+ * timers and I/O callbacks. The interleaving enters it around every call into
+ * the system (mount, boot, turns); cordis' `Fiber#_execute` — the one place
+ * where a plugin's `apply`, constructor or effect body runs — re-enters it
+ * with the chain of the loader entry that owns the fiber. Nothing else about
+ * cordis changes: the wrapped method is called with the same receiver and
+ * arguments and its result is returned as is.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { Fiber } from '@deepseek-ai/cordis'
+import { ROOT_CHAIN } from '../space/space.ts'
+
+/** What the system under test may ask of the interleaving it runs in. */
+export interface SutHost {
+  /** A timer (Node `Timeout`) was created by the chain's code. */
+  timerCreated(timer: object, chain: string): void
+  /** An immediate was queued by the system's code. */
+  immediateQueued(): void
+}
+
+/** The scope of one piece of the system's work. */
+export interface SutScope {
+  readonly host: SutHost
+  readonly chain: string
+}
+
+const storage = new AsyncLocalStorage<SutScope>()
+
+/** The scope of the code running now, or undefined outside the system under test. */
+export function currentScope(): SutScope | undefined {
+  return storage.getStore()
+}
+
+/** Runs `fn` as the system's work of `chain` in the interleaving `host`. */
+export function runInSut<T>(host: SutHost, chain: string, fn: () => T): T {
+  return storage.run({ host, chain }, fn)
+}
+
+/** Reads the chain of a fiber: set by the scheduled loader for each entry's fiber (see `trees.ts`). */
+export type ChainOfFiber = (fiber: Fiber) => string | undefined
+
+let chainOfFiber: ChainOfFiber = () => undefined
+
+interface Executable {
+  _execute(this: Fiber, runner: unknown): unknown
+}
+
+const prototype = Fiber.prototype as unknown as Executable
+const execute = prototype._execute
+if (typeof execute !== 'function') throw new Error('cordis Fiber has no _execute method: loadrace cannot attribute plugin work to loader entries')
+
+prototype._execute = function (this: Fiber, runner: unknown) {
+  const scope = storage.getStore()
+  if (scope === undefined) return execute.call(this, runner)
+  return storage.run({ host: scope.host, chain: chainOfFiber(this) ?? ROOT_CHAIN }, () => execute.call(this, runner))
+}
+
+/** Tells the scope which chain a fiber's work belongs to (the scheduled loader knows its entries). */
+export function attributeFibersBy(reader: ChainOfFiber): void {
+  chainOfFiber = reader
+}
