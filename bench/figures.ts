@@ -133,6 +133,22 @@ export interface CoverageRow {
   factorial: string
 }
 
+/** One delay a plugin awaits before registering, swept again and again. */
+export interface TimerStabilityRow {
+  ms: number
+  runs: number
+  /** How many different (verdict, outputs) results the runs gave. */
+  distinctResults: number
+  verdicts: string[]
+}
+
+/** Whether sweeps of plugins that await timers give the same verdict on every run. */
+export interface TimerStabilityFigures {
+  rows: TimerStabilityRow[]
+  /** Every delay: one result over all runs, and it is `divergent` (the race the held timer exposes). */
+  stable: boolean
+}
+
 /** The ids of the bench targets, in report order. */
 export const TARGET_IDS = [
   'assembly-ratio',
@@ -145,6 +161,7 @@ export const TARGET_IDS = [
   'cover-detects-depth2',
   'cover-detects-depth3',
   'auto-detects-both',
+  'timer-verdicts-stable',
 ] as const
 
 export type TargetId = typeof TARGET_IDS[number]
@@ -170,4 +187,5 @@ export interface BenchFigures {
   memory: MemoryFigures | null
   power: PowerFigures | null
   coverage: CoverageRow[] | null
+  timers: TimerStabilityFigures | null
 }

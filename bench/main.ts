@@ -18,8 +18,9 @@ import { measurePower, POWER_BUDGET, POWER_SEEDS } from './power.ts'
 import { renderBenchJson, renderBenchMarkdown } from './report.ts'
 import { measureScaleOut } from './scale-out.ts'
 import { boundSymbol, targetsOf } from './targets.ts'
+import { measureTimerStability } from './timer-stability.ts'
 
-const SECTIONS = ['assembly', 'interleaving', 'scale-out', 'memory', 'power', 'coverage'] as const
+const SECTIONS = ['assembly', 'interleaving', 'scale-out', 'memory', 'power', 'coverage', 'timers'] as const
 type Section = typeof SECTIONS[number]
 
 function readArgs(argv: readonly string[]): { sections: Set<Section>, quick: boolean } {
@@ -97,6 +98,7 @@ const power = await section('power', sections, () => {
   })
 })
 const coverage = await section('coverage', sections, async () => measureCoverage())
+const timers = await section('timers', sections, () => measureTimerStability(quick ? 3 : 10, (ms, distinct) => say(`  await ${ms} ms: ${distinct} distinct result${distinct === 1 ? '' : 's'}`)))
 const memory = await memoryRun
 if (memory !== null) say(`  memory: ${memory.growthMb.toFixed(1)} MB RSS growth over ${memory.interleavings} interleavings`)
 const scaleOut = await section('scale-out', sections, () => measureScaleOut(EIGHT_TOOLS, {
@@ -115,6 +117,7 @@ const figures: BenchFigures = {
   memory,
   power,
   coverage,
+  timers,
 }
 const written = await writeFilesAtomically('reports', [
   { file: 'bench.json', content: renderBenchJson(figures) },

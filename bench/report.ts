@@ -141,6 +141,18 @@ function coverageLines(figures: BenchFigures): string[] {
   ]
 }
 
+function timerLines(figures: BenchFigures): string[] {
+  if (figures.timers === null) return ['Not run.']
+  return [
+    'A plugin awaits a timer of the given delay before registering, racing a synthetic plugin under the pre-RFC',
+    'registration-order policy (`bench/scenarios/await-<ms>-ms.yml`); the same sweep runs again and again.',
+    '',
+    ...table(['await', 'runs', 'distinct results', 'verdicts'], figures.timers.rows.map(row => [
+      `${row.ms} ms`, String(row.runs), String(row.distinctResults), row.verdicts.join(', '),
+    ])),
+  ]
+}
+
 /** The bytes of `reports/bench.md`: the same figures as tables, targets first. */
 export function renderBenchMarkdown(figures: BenchFigures): string {
   const { machine } = figures
@@ -173,6 +185,10 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '## Coverage cost',
     '',
     ...coverageLines(figures),
+    '',
+    '## Plugins that await timers',
+    '',
+    ...timerLines(figures),
   ]
   return `${lines.join('\n')}\n`
 }

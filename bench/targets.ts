@@ -54,6 +54,13 @@ const RULES: readonly TargetRule[] = [
     unit: '% of seeds (lower of the two bugs)',
     measure: figures => lowest([detectionRate(figures, AUTO, 'depth-2'), detectionRate(figures, AUTO, 'depth-3')]),
   },
+  {
+    id: 'timer-verdicts-stable',
+    bound: 'at-least',
+    target: 100,
+    unit: '% of delays (0, 1, 3, 20 ms) with one divergent result over every run',
+    measure: figures => figures.timers === null ? null : (100 * figures.timers.rows.filter(row => row.distinctResults === 1 && row.verdicts.join() === 'divergent').length) / figures.timers.rows.length,
+  },
 ]
 
 /** `≤` or `≥`: how the target of `id` bounds its figure. */

@@ -54,6 +54,13 @@ function figures(): BenchFigures {
       { plugins: 10, t2: 2, t3: 14, factorial: '3628800' },
       { plugins: 16, t2: 2, t3: 30, factorial: '20922789888000' },
     ],
+    timers: {
+      rows: [
+        { ms: 0, runs: 10, distinctResults: 1, verdicts: ['divergent'] },
+        { ms: 3, runs: 10, distinctResults: 2, verdicts: ['divergent', 'uncontrolled'] },
+      ],
+      stable: false,
+    },
   }
 }
 
