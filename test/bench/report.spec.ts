@@ -90,6 +90,7 @@ describe('reports/bench.json', () => {
     expect(targets['cover-detects-depth2']).toMatchObject({ measured: 100, target: 100, met: true })
     expect(targets['cover-detects-depth3']).toMatchObject({ measured: 75, met: false })
     expect(targets['auto-detects-both']).toMatchObject({ measured: 100, met: true })
+    expect(targets['timer-verdicts-stable']).toMatchObject({ measured: 50, target: 100, met: false })
   })
 
   it('reports a section that did not run as measured null and not met', () => {
