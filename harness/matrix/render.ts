@@ -10,6 +10,7 @@ const SHORT: Readonly<Record<ExpectedVerdict, string>> = {
   divergent: 'div',
   uncontrolled: 'unc',
   stuck: 'stuck',
+  skipped: 'skip',
   error: 'error',
   any: 'any',
 }

@@ -61,7 +61,10 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   return report
 }
 
-/** The entry of a scenario the target cannot run. */
+/**
+ * The entry of a scenario the target cannot run: verdict `skipped` with the
+ * reason, no `passed` (it neither passed nor failed), nothing explored.
+ */
 export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
   return {
     name: scenario.name,
@@ -73,8 +76,7 @@ export function skippedReport(scenario: Scenario, strategy: string, reason: stri
     explored: 0,
     strategy,
     guarantee: 'sampled',
-    verdict: 'deterministic',
-    passed: true,
+    verdict: 'skipped',
     outcome: 'none',
     distinctOutputs: 0,
     outputs: [],

@@ -103,9 +103,9 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
     scenarios: reports,
     summary: {
       scenarios: reports.length,
-      // Skipped scenarios (not run for their target) count in `scenarios` only.
-      passed: reports.filter(report => report.passed && report.skipped === undefined).length,
-      failed: reports.filter(report => !report.passed).length,
+      passed: reports.filter(report => report.passed === true).length,
+      failed: reports.filter(report => report.passed === false).length,
+      skipped: reports.filter(report => report.verdict === 'skipped').length,
       interleavings: reports.reduce((total, report) => total + report.explored, 0),
       durationMs,
     },
