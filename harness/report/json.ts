@@ -1,4 +1,4 @@
-import type { Divergence, Report, ReportOutput, ScenarioReport } from './types.ts'
+import type { Divergence, Report, ReportOutput, ScenarioReport, UncontrolledReplay } from './types.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
@@ -24,6 +24,10 @@ function canonicalDivergence(divergence: Divergence): Divergence {
   }
 }
 
+function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
+  return { token: replay.token, hashes: [replay.hashes[0], replay.hashes[1]], part: replay.part, diff: replay.diff }
+}
+
 function canonicalScenario(scenario: ScenarioReport, durationMs: number): ScenarioReport {
   return {
     name: scenario.name,
@@ -41,6 +45,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     distinctOutputs: scenario.distinctOutputs,
     outputs: scenario.outputs.map(canonicalOutput),
     divergence: scenario.divergence === null ? null : canonicalDivergence(scenario.divergence),
+    ...(scenario.uncontrolled === undefined ? {} : { uncontrolled: canonicalUncontrolled(scenario.uncontrolled) }),
     golden: scenario.golden,
     expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },
     problems: [...scenario.problems],

@@ -49,6 +49,18 @@ export interface Divergence {
   }
 }
 
+/** An interleaving whose fresh rerun produced other bytes than exploring it did: nondeterminism the scheduler does not control. */
+export interface UncontrolledReplay {
+  /** Replay token of the interleaving. */
+  token: string
+  /** The hash the exploration saw, then the hash of the fresh rerun. */
+  hashes: [string, string]
+  /** The first part of the projection that differs; null when the explored bytes were not at hand (a merge knows only the shard's hash). */
+  part: DivergencePart | null
+  /** Unified diff of that part (explored → rerun); empty when `part` is null. */
+  diff: string
+}
+
 export interface ScenarioReport {
   name: string
   /** The scenario file as given on the command line. */
@@ -72,6 +84,8 @@ export interface ScenarioReport {
   distinctOutputs: number
   outputs: ReportOutput[]
   divergence: Divergence | null
+  /** Set when the verdict is `uncontrolled`: the interleaving that replayed to other bytes. */
+  uncontrolled?: UncontrolledReplay
   golden: GoldenStatus
   /** What the scenario file expected. */
   expected: { outcome: string, deterministic: boolean }

@@ -1,8 +1,9 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Projection } from '../oracle/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
+import type { UncontrolledReplay } from '../report/types.ts'
 import type { Analysis } from './analyze.ts'
-import { tokenOf } from './analyze.ts'
+import { tokenOf, UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from './explore.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -15,6 +16,14 @@ function errorTexts(json: string): string[] {
   return [...projection.errors.load, ...projection.errors.turn]
 }
 
+/** The problem line of an uncontrolled verdict: the interleaving, both hashes, the part that moved, and the likely causes. */
+export function uncontrolledProblem(replay: UncontrolledReplay): string {
+  const [explored, rerun] = replay.hashes.map(hash => hash.slice(0, 12))
+  const where = replay.part === null ? '' : `, differing in ${replay.part}`
+  return `the same interleaving replayed to different bytes (${replay.token}): explored ${explored}, rerun ${rerun}${where}; `
+    + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}`
+}
+
 /** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
 export function expectationProblems(scenario: Scenario, exploration: Exploration, analysis: Analysis): string[] {
   const expect = scenario.expect
@@ -24,7 +33,7 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     case 'error':
       return ['no interleaving ran']
     case 'uncontrolled':
-      return [`the same interleaving replayed to different bytes (${analysis.uncontrolled!.token}): nondeterminism outside the scheduler's control`]
+      return [uncontrolledProblem(analysis.uncontrolled!)]
     case 'stuck': {
       const info = analysis.stuck!.stuck!
       if (expect.outcome !== 'stuck') {

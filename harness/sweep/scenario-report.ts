@@ -57,6 +57,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     problems,
     durationMs: input.durationMs,
   }
+  if (analysis.uncontrolled !== null) report.uncontrolled = analysis.uncontrolled
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report
 }
