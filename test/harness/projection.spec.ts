@@ -14,7 +14,7 @@ import type { LiveRecord, Observation } from '../../harness/targets/types.ts'
 const tool = (name: string) => ({ name, description: `${name} tool`, parameters: { type: 'object', properties: { [`${name}_arg`]: { type: 'string' } } } })
 
 /** Two requests in dispatch order, each with an abort signal the projection must drop. */
-function requests(): object[] {
+function requests(): Record<string, unknown>[] {
   return [
     { provider: 'mock', model: 'm', messages: [{ role: 'user', id: 'id-2' }], tools: [tool('alpha'), tool('beta')], sessionId: 'id-1', signal: new AbortController().signal },
     { provider: 'mock', model: 'm', messages: [{ role: 'user', id: 'id-2' }, { role: 'assistant', id: 'id-3' }], tools: [tool('alpha'), tool('beta')], sessionId: 'id-1', signal: new AbortController().signal },
@@ -64,7 +64,7 @@ describe('the projection keeps each part whole and in order', () => {
 
   it('requests: every dispatched request in dispatch order, each without its signal and in its own key order', () => {
     const projection = project(input())
-    expect(json(projection.requests)).toBe(json(requests().map(({ signal: _signal, ...rest }: Record<string, unknown>) => rest)))
+    expect(json(projection.requests)).toBe(json(requests().map(({ signal: _signal, ...rest }) => rest)))
     expect(projection.requests).toHaveLength(2)
     expect(Object.keys(projection.requests[1] as object)).toEqual(['provider', 'model', 'messages', 'tools', 'sessionId'])
   })
