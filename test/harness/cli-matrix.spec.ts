@@ -113,7 +113,8 @@ describe('loadrace diff-targets', () => {
   it('--help says what is compared', async () => {
     const result = await run(['diff-targets', '--help'])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('the header tool order, the outcome kind, and the error messages')
+    expect(result.stdout).toContain('the request-header fold (tool names, descriptions, parameters, key order), every dispatched request')
+    expect(result.stdout).toContain('Normalised (declared differences): identity text at header.system, requests[*].system; model name at')
     expect(result.stdout).toContain('(default: reports/diff-targets)')
   })
 
@@ -127,7 +128,7 @@ describe('loadrace diff-targets', () => {
     const result = await run(['diff-targets', join(dir.root, 'pair'), join(dir.root, 'race'), '--workers', '1', '--report', report])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^pair +deterministic +deterministic +same$/m)
+    expect(result.stdout).toMatch(/^pair +deterministic +deterministic +1 +same$/m)
     expect(result.stdout).toContain('race (dsh): the published packages implement only the canonical policy')
     expect(result.stdout).toContain('0 of 1 compared scenario differ · 1 skipped')
     expect(await listing(report)).toEqual(['diff-targets.json', 'diff-targets.md'])
