@@ -36,9 +36,9 @@ export function withOverrides(scenario: Scenario, options: { variant?: VariantNa
 async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined): Promise<GoldenCheck> {
   if (!policy || scenario.target !== 'reference') return { status: 'none' }
   // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
-  const effective = overridden ? { ...policy, update: false, ci: true } : policy
-  const check = await checkGolden(goldenOf(scenario.name, projection), effective)
-  return overridden && check.status === 'missing' ? { status: 'none' } : check
+  const compareOnly = overridden || policy.compareOnly === true
+  const check = await checkGolden(goldenOf(scenario.name, projection), compareOnly ? { ...policy, update: false, ci: true } : policy)
+  return compareOnly && check.status === 'missing' ? { status: 'none' } : check
 }
 
 /** What judging an exploration needs besides the exploration itself. */

@@ -75,7 +75,7 @@ describe('loadrace matrix', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/^scenario +registration-order +stream-normalize$/m)
-    expect(result.stdout).toMatch(/^pair +div \(div\) +div·header \(div·header\)$/m)
+    expect(result.stdout).toMatch(/^pair +div·header \(div·header\) +div·header \(div·header\)$/m)
     expect(result.stdout).toContain('2 of 2 cells match their expectation')
     expect(await listing(report)).toEqual(['matrix.json', 'matrix.md'])
     const json = await readJson<MatrixReport>(join(report, 'matrix.json'))
@@ -84,7 +84,7 @@ describe('loadrace matrix', () => {
       ['stream-normalize', 'divergent', 'divergent', true],
     ])
     expect(json.cells[1]).toMatchObject({ part: 'header', requests: 'identical', golden: 'none' })
-    expect(await readFile(join(report, 'matrix.md'), 'utf8')).toContain('| `pair` | div (div) | div·header (div·header) |')
+    expect(await readFile(join(report, 'matrix.md'), 'utf8')).toContain('| `pair` | div·header (div·header) | div·header (div·header) |')
   }, 60_000)
 
   it('exits 1 when a cell contradicts its rule, naming the problem and the replay', async () => {
@@ -92,7 +92,7 @@ describe('loadrace matrix', () => {
     // One interleaving cannot show the race the rules expect of registration-order.
     const result = await run(['matrix', join(dir.root, 'pair'), '--variants', 'registration-order', '--budget', '1', '--workers', '1', '--report', report, '--format', 'json'])
     expect(result.code).toBe(1)
-    expect(result.stdout).toMatch(/^pair +det \(div\) ✗$/m)
+    expect(result.stdout).toMatch(/^pair +det \(div·header\) ✗$/m)
     expect(result.stdout).toContain('✗ registration-order on pair:')
     expect(result.stdout).toContain('verdict deterministic, expected divergent (racing)')
     expect(result.stdout).toContain("replay: npx loadrace replay 'pair@registration-order:")
@@ -104,7 +104,7 @@ describe('loadrace matrix', () => {
     const result = await runCli(['matrix', 'pair', '--variants', 'canonical,registration-order', '--workers', '2', '--report', report], { cwd: dir.root })
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^pair +det \(det\) +div \(div\)$/m)
+    expect(result.stdout).toMatch(/^pair +det \(det\) +div·header \(div·header\)$/m)
     expect(await listing(report)).toEqual(['matrix.json', 'matrix.md'])
   }, 120_000)
 })
