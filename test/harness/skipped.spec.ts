@@ -106,3 +106,25 @@ describe('loadrace merge', () => {
     expect(merged.stderr).toBe(`loadrace: nothing ran: 1 skipped (${REASON}: race)\n`)
   })
 })
+
+describe('the CI sweep of the bundled scenarios against dsh (.ci/run)', () => {
+  it('passes, and reports the scenarios the published packages cannot run as skipped', async () => {
+    const out = captured({ CI: 'true' })
+    const report = join(dir.root, 'ci-dsh')
+    const code = await main(['sweep', 'scenarios', '--target', 'dsh', '--workers', '1', '--report', report, '--format', 'json'], out.cli)
+    expect(out.stderr()).toBe('')
+    expect(code).toBe(0)
+    const written = await readReport(report)
+    const skipped = written.scenarios.filter(entry => entry.verdict === 'skipped')
+    expect(skipped.map(entry => entry.name).sort()).toEqual([
+      'forwarding-acp-agent', 'forwarding-agent-core', 'forwarding-stdio-agent', 'registration-order-policy', 'services-as-entries',
+      'tool-order-omitted-chain', 'weights-distinct',
+    ])
+    for (const entry of skipped) {
+      expect(entry.skipped, entry.name).toMatch(/^the (RFC-era app chain|published packages implement only)/)
+      expect(entry, entry.name).not.toHaveProperty('passed')
+    }
+    expect(written.summary).toMatchObject({ scenarios: written.scenarios.length, skipped: 7, failed: 0, passed: written.scenarios.length - 7 })
+    expect(out.stdout()).toContain(`0 failed, ${written.scenarios.length - 7} passed, 7 skipped of ${written.scenarios.length} scenarios`)
+  }, 120_000)
+})
