@@ -1,4 +1,6 @@
 import { COMPARED_TARGETS, diffTargets } from '../compare-targets/run.ts'
+import { NORMALISATIONS } from '../compare-targets/normalisations.ts'
+import { COMPARED_TEXT } from '../compare-targets/render.ts'
 import { writeTargetDiffReport } from '../compare-targets/write.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import type { Command } from './command.ts'
@@ -20,9 +22,9 @@ export const diffTargetsCommand: Command = {
     synopsis: 'diff-targets [FILE|DIR…] [options]',
     description: [
       `Sweeps each scenario against ${COMPARED_TARGETS[0]} and against ${COMPARED_TARGETS[1]} (the published dsh packages) `
-        + 'with the same strategy, seed and budget, under the scenario\'s own variant, and compares across the distinct '
-        + 'outputs: the header tool order, the outcome kind, and the error messages of misconfigurations (load errors and '
-        + 'turn errors). Scenarios a target cannot run are listed with the reason.',
+        + 'with the same strategy, seed and budget, under the scenario\'s own variant. ' + COMPARED_TEXT + ' Each difference is reported with its path in the '
+        + 'compared projection and a replay token. Scenarios a target cannot run are listed with the reason.',
+      `Normalised (declared differences): ${NORMALISATIONS.map(normalisation => `${normalisation.name} at ${normalisation.paths.join(', ')}`).join('; ')}.`,
       MATRIX_BUDGET_RATIONALE,
       'Exit 0 when the targets agree on every compared scenario, 1 when any differs.',
     ],

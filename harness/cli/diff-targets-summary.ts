@@ -13,6 +13,7 @@ export function diffTargetsSummary(report: TargetDiffReport, written: readonly s
   report.compared.forEach((comparison, i) => {
     lines.push(table[i + 1]!)
     for (const difference of comparison.differences) lines.push(`    ${differenceText(difference, report.targets)}`)
+    if (comparison.omitted > 0) lines.push(`    … and ${comparison.omitted} more, not listed`)
   })
   if (report.skipped.length > 0) lines.push('', 'Skipped:', ...skippedLines(report).map(line => `  ${line}`))
   lines.push('', diffHeadline(report))

@@ -21,7 +21,7 @@ const VARIANTS_OPTION = {
   name: 'variants',
   value: 'LIST',
   default: 'all',
-  help: `comma-separated rows (canonical is always swept, as the baseline): ${VARIANT_NAMES.join(', ')}`,
+  help: `comma-separated rows: ${VARIANT_NAMES.join(', ')}`,
 } as const satisfies OptionSpec
 
 /** `--variants`, or every variant. */
@@ -39,8 +39,10 @@ export const matrixCommand: Command = {
     description: [
       'Sweeps each scenario under every ordering variant (the RFC\'s decision and the alternatives it rejected) against '
         + 'loadrace\'s reference, and prints a variant × scenario table of verdicts with the verdict the rules expect beside '
-        + 'each cell. The rules derive each expectation from the scenario\'s definition and its canonical sweep (see '
-        + 'harness/matrix/expectations.ts); e.g. registration-order must diverge wherever two plugins contribute unlisted tools.',
+        + 'each cell. The rules derive each expectation from the scenario\'s definition alone and the RFC\'s prediction for '
+        + 'the variant (see harness/matrix/expectations.ts), never from a sweep; e.g. registration-order must diverge wherever '
+        + 'two plugins contribute unlisted tools, and canonical must be deterministic wherever a scenario of the canonical '
+        + 'policy expects it. On a scenario\'s own policy the cell is its own sweep, which must also meet its expect block.',
       MATRIX_BUDGET_RATIONALE,
       'Goldens are compared, never written. Exit 0 when every cell meets its expectation, 1 otherwise.',
     ],

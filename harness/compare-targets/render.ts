@@ -1,35 +1,53 @@
 import { escapeMarkdown, markdownCode } from '../report/escape.ts'
 import { replayCommand } from '../report/present.ts'
-import type { Aspect, AspectDifference, ScenarioComparison, SeenValue, TargetDiffReport } from './types.ts'
+import { NORMALISATIONS } from './normalisations.ts'
+import type { TargetName } from '../targets/types.ts'
+import type { ProjectionDifference, ScenarioComparison, TargetDiffReport } from './types.ts'
 
-/** How each aspect is named in text. */
-export const ASPECT_LABEL: Readonly<Record<Aspect, string>> = {
-  tools: 'header tool order',
-  outcome: 'outcome',
-  errors: 'error messages',
+/** What is compared, in a sentence (help text, Markdown). */
+export const COMPARED_TEXT = 'Compared per scenario, on the same interleavings (the first of every distinct output of either sweep): the '
+  + 'request-header fold (tool names, descriptions, parameters, key order), every dispatched request, the sequence of '
+  + 'session event types, agent/status and agent/error records in order, load errors in order, the outcome and the stuck '
+  + 'state, and how the sweeps split their interleavings into distinct outputs. Only the declared normalisations apply.'
+
+/** Longest rendering of one value in a difference line. */
+const MAX_VALUE = 120
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  const text = JSON.stringify(value)
+  return text.length <= MAX_VALUE ? text : `${text.slice(0, MAX_VALUE - 1)}…`
 }
 
-function shown(values: readonly SeenValue[]): string {
-  return values.length === 0 ? 'nothing else' : values.map(seen => `${JSON.stringify(seen.value)} (${seen.token})`).join('; ')
+/** One difference in a line: `header.tools[0].description: reference "a" · dsh "b"`, or the key orders, or who alone has it. */
+export function differenceText(difference: ProjectionDifference, targets: readonly [string, string]): string {
+  const [left, right] = targets
+  switch (difference.kind) {
+    case 'key-order':
+      return `${difference.path}: keys in another order: ${left} ${shown(difference.left)} · ${right} ${shown(difference.right)}`
+    case 'missing':
+      return difference.left === undefined
+        ? `${difference.path}: only ${right} has ${shown(difference.right)}`
+        : `${difference.path}: only ${left} has ${shown(difference.left)}`
+    case 'value':
+      return `${difference.path}: ${left} ${shown(difference.left)} · ${right} ${shown(difference.right)}`
+  }
 }
 
-/** One difference in a line: `header tool order: only reference showed …; only dsh showed …`. */
-export function differenceText(difference: AspectDifference, targets: readonly [string, string]): string {
-  return `${ASPECT_LABEL[difference.aspect]}: only ${targets[0]} showed ${shown(difference.left)} · only ${targets[1]} showed ${shown(difference.right)}`
-}
-
-/** `same` or the differing aspects, e.g. `differs: header tool order, outcome`. */
+/** `same`, or how many differences and in which parts, e.g. `differs: 3 (header, requests)`. */
 export function comparisonResult(comparison: ScenarioComparison): string {
-  if (comparison.differences.length === 0) return 'same'
-  return `differs: ${comparison.differences.map(difference => ASPECT_LABEL[difference.aspect]).join(', ')}`
+  const count = comparison.differences.length + comparison.omitted
+  if (count === 0) return 'same'
+  const parts = [...new Set(comparison.differences.map(difference => difference.path.split(/[.[]/)[0]))]
+  return `differs: ${count} (${parts.join(', ')})`
 }
 
-/** The table: a header row, then one row per compared scenario (scenario, each target's verdict, result). */
+/** The table: a header row, then one row per compared scenario (scenario, each target's verdict, interleavings compared, result). */
 export function comparisonRows(report: TargetDiffReport): string[][] {
   const [left, right] = report.targets
   return [
-    ['scenario', left, right, 'result'],
-    ...report.compared.map(comparison => [comparison.scenario, comparison.verdicts[0], comparison.verdicts[1], comparisonResult(comparison)]),
+    ['scenario', left, right, 'compared', 'result'],
+    ...report.compared.map(comparison => [comparison.scenario, comparison.verdicts[0], comparison.verdicts[1], String(comparison.compared), comparisonResult(comparison)]),
   ]
 }
 
@@ -54,7 +72,21 @@ function markdownRow(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`
 }
 
-/** `diff-targets.md`: headline, one row per compared scenario, every difference with replay commands, the skipped pairs. */
+/** The normalisation table in Markdown: what, where, each target's value, why. */
+export function normalisationTable(targets: readonly [TargetName, TargetName]): string[] {
+  return [
+    markdownRow(['normalised', 'where', ...targets.map(escapeMarkdown), 'why']),
+    markdownRow(['---', '---', '---', '---', '---']),
+    ...NORMALISATIONS.map(normalisation => markdownRow([
+      escapeMarkdown(`${normalisation.name} → ${normalisation.placeholder}`),
+      normalisation.paths.map(path => markdownCode(path, { inTable: true })).join(', '),
+      ...targets.map(target => markdownCode(normalisation.values[target], { inTable: true })),
+      escapeMarkdown(`${normalisation.match === 'prefix' ? 'the leading sentence; ' : ''}${normalisation.reason}`),
+    ])),
+  ]
+}
+
+/** `diff-targets.md`: headline, what is compared and normalised, one row per compared scenario, every difference with its replay command, the skipped pairs. */
 export function renderDiffMarkdown(report: TargetDiffReport): string {
   const [header, ...rows] = comparisonRows(report)
   const { strategy, seed, budget } = report.options
@@ -63,7 +95,9 @@ export function renderDiffMarkdown(report: TargetDiffReport): string {
     '',
     `${report.summary.differing === 0 && report.complete ? '✅' : '❌'} ${escapeMarkdown(diffHeadline(report))} · strategy ${escapeMarkdown(strategy)} · seed ${markdownCode(seed)} · budget ${budget}`,
     '',
-    'Compared per scenario, over the distinct outputs of each sweep: the header tool order, the outcome kind, and the error messages of misconfigurations (load errors and turn errors).',
+    escapeMarkdown(COMPARED_TEXT),
+    '',
+    ...normalisationTable(report.targets),
     '',
     markdownRow(header!.map(escapeMarkdown)),
     markdownRow(header!.map(() => '---')),
@@ -77,8 +111,9 @@ export function renderDiffMarkdown(report: TargetDiffReport): string {
       lines.push(`### ${markdownCode(comparison.scenario)}`, '')
       for (const difference of comparison.differences) {
         lines.push(`- ${escapeMarkdown(differenceText(difference, report.targets))}`)
-        for (const seen of [...difference.left, ...difference.right]) lines.push(`  - replay: ${markdownCode(replayCommand(seen.token))}`)
+        if (difference.token !== '') lines.push(`  - replay: ${markdownCode(replayCommand(difference.token))}`)
       }
+      if (comparison.omitted > 0) lines.push(`- … and ${comparison.omitted} more, not listed`)
       lines.push('')
     }
   }

@@ -3,8 +3,7 @@ import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
 import { sweepScenario, withOverrides, type SweepOptions } from '../sweep/sweep.ts'
 import { VERSION } from '../version.ts'
-import { compareObservations } from './compare.ts'
-import { observeOutputs } from './observe.ts'
+import { compareInterleavings, type Side } from './observe.ts'
 import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
 
 /** The two sides, in report order. */
@@ -26,29 +25,32 @@ export async function skippedPairs(scenario: Scenario): Promise<SkippedPair[]> {
   return skipped
 }
 
-/** Sweeps `scenario` against both targets and compares what their outputs show; undefined when interrupted. */
+/** Sweeps `scenario` against both targets and compares their projections interleaving by interleaving; undefined when interrupted. */
 export async function compareScenario(scenario: Scenario, options: TargetDiffOptions): Promise<ScenarioComparison | undefined> {
-  const side = async (target: TargetName) => {
+  const side = async (target: TargetName): Promise<Side | undefined> => {
     const entry = await sweepScenario(scenario, { ...options, target })
-    return options.signal?.aborted ? undefined : { entry, observations: await observeOutputs(scenario, entry, options.runner) }
+    return options.signal?.aborted ? undefined : { target, entry }
   }
   const left = await side(COMPARED_TARGETS[0])
   const right = left && await side(COMPARED_TARGETS[1])
   if (!left || !right) return undefined
+  const found = await compareInterleavings(scenario, [left, right], options.runner)
   return {
     scenario: scenario.name,
     file: scenario.file,
     verdicts: [left.entry.verdict, right.entry.verdict],
     explored: [left.entry.explored, right.entry.explored],
-    differences: compareObservations(left.observations, right.observations),
+    ...found,
   }
 }
 
 /**
  * Sweeps every scenario both targets can run against the reference and the
- * published dsh packages, and compares header tool orders, outcome kinds and
- * misconfiguration messages. Scenarios a target cannot run are listed with
- * the reason. Stops early, and marks the report incomplete, when the signal
+ * published dsh packages with the same plan, and compares their projections
+ * of the same interleavings: the header fold, every dispatched request, the
+ * event-type sequence, status and error records, load errors and stuck state,
+ * after the declared normalisations only. Scenarios a target cannot run are
+ * listed with the reason. Stops early, and marks the report incomplete, when the signal
  * aborts.
  */
 export async function diffTargets(scenarios: readonly Scenario[], options: TargetDiffOptions): Promise<TargetDiffReport> {

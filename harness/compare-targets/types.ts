@@ -1,45 +1,39 @@
-import type { Outcome } from '../oracle/projection.ts'
 import type { Verdict } from '../report/types.ts'
 import type { TargetName } from '../targets/types.ts'
 
-/** What the targets must agree on, of one distinct output. */
-export interface OutputObservation {
-  /** Replay token of the output's first interleaving. */
+/** `value`: the two sides hold different values; `key-order`: a mapping with its keys in another order; `missing`: only one side has it. */
+export type DifferenceKind = 'value' | 'key-order' | 'missing'
+
+/** One place where the two targets' compared projections of the same interleaving differ. */
+export interface ProjectionDifference {
+  /**
+   * Where, in the compared projection (see `ComparedView`): `header.tools[1].description`,
+   * `requests[0].messages[1]`, `eventTypes[7]`, `live[2].status`, `errors.turn[0]`, `stuck.waiting[0]`;
+   * `outputs` for the way the sweeps' interleavings fall into distinct outputs.
+   */
+  path: string
+  kind: DifferenceKind
+  /** The first target's value there (its key list for `key-order`; absent when only the other side has it). */
+  left: unknown
+  /** The second target's value there. */
+  right: unknown
+  /** Replay token of the interleaving both sides ran (the first target's; the other side replays it with `+<target>`). */
   token: string
-  outcome: Outcome
-  /** The header's tool names, in order (empty when no header was logged). */
-  tools: string[]
-  /** Misconfiguration messages: errors logged while loading, and agent/error messages. */
-  errors: { load: string[], turn: string[] }
-}
-
-/** The aspects compared: header tool order, outcome kind, misconfiguration messages. */
-export const ASPECTS = ['tools', 'outcome', 'errors'] as const
-
-export type Aspect = typeof ASPECTS[number]
-
-/** A value of an aspect one side showed, with the token of the first output that showed it. */
-export interface SeenValue {
-  value: unknown
-  token: string
-}
-
-/** One aspect on which the two sides disagree: the values each side showed and the other did not. */
-export interface AspectDifference {
-  aspect: Aspect
-  left: SeenValue[]
-  right: SeenValue[]
 }
 
 /** One scenario swept against both targets. */
 export interface ScenarioComparison {
   scenario: string
   file: string
-  /** Each target's verdict (for orientation; verdicts are not compared, the aspects are). */
+  /** Each target's verdict (for orientation; the projections are compared, not the verdicts). */
   verdicts: [Verdict, Verdict]
   explored: [number, number]
-  /** Empty when the targets agree. */
-  differences: AspectDifference[]
+  /** How many interleavings were run on both targets and compared: the first of every distinct output of either sweep. */
+  compared: number
+  /** Every distinct difference (the first interleaving showing it names it); empty when the targets agree. */
+  differences: ProjectionDifference[]
+  /** Differences beyond the first `MAX_DIFFERENCES`, counted but not listed. */
+  omitted: number
 }
 
 /** A scenario one target cannot run, and why. */

@@ -50,6 +50,8 @@ export interface GoldenPolicy {
   update: boolean
   /** In CI a missing golden fails instead of being written. */
   ci: boolean
+  /** Only compare with what is pinned: never write, and a missing golden is `none` (nothing pinned), not a failure. */
+  compareOnly?: boolean
 }
 
 async function readText(path: string): Promise<string | undefined> {

@@ -23,8 +23,11 @@ const REQUESTS_ACCEPTED: Readonly<Record<NonNullable<CellExpectation['requests']
 export function cellProblems(expected: CellExpectation, report: ScenarioReport, requests?: RequestAgreement): string[] {
   if (report.skipped !== undefined) return [`not run: ${report.skipped}`]
   const problems: string[] = []
-  if (expected.verdict !== 'any' && report.verdict !== expected.verdict) {
+  if (report.verdict !== expected.verdict) {
     problems.push(`verdict ${report.verdict}, expected ${expected.verdict} (${expected.rule})`)
+  }
+  if (expected.own && report.passed !== true) {
+    problems.push(`the scenario's own sweep does not pass: ${report.problems.join('; ')}`)
   }
   const divergence = report.divergence
   if (divergence && report.verdict === 'divergent') {

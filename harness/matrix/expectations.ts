@@ -1,26 +1,19 @@
-import type { DivergencePart, ScenarioReport, Verdict } from '../report/types.ts'
+import type { DivergencePart, Verdict } from '../report/types.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { VariantName } from '../../src/variants/types.ts'
 import { variants } from '../../src/variants/index.ts'
 import { compareCodeUnits } from '../../src/system-prompt/tool-order.ts'
-import { canonicalTools, racingContributors, unknownNameContributors, unlistedContributors, type Contributor } from './contributions.ts'
+import {
+  headerLogged, headerSize, nonCommutingListeners, racingContributors, statedUnlistedNames, unknownNameContributors, type Contributor,
+} from './contributions.ts'
 
 /**
  * The matrix's rule set: what each ordering variant must show on a scenario,
- * derived from the scenario's own definition and its canonical sweep — never
- * from its name. One rule per variant; `RULES` states each in a line and
- * cites the RFC sentence it demonstrates.
- *
- * Terms: "racing" (see `racingContributors`) means the canonical outcome is
- * `completed` and at least two plugins contribute tools to the unlisted part
- * of the header. "Wherever canonical is" means: where canonical is
- * deterministic the variant must be too; where it is not (a residual race the
- * RFC leaves open, a stuck plugin), any verdict is accepted. "As canonical"
- * means the canonical verdict itself.
+ * derived only from the scenario's definition (see `contributions.ts`) and
+ * the RFC's prediction for that variant, each rule next to the RFC sentence
+ * it encodes. No rule reads a sweep's output, and every cell expects one
+ * verdict: a rule that accepted any verdict could never fail.
  */
-
-/** A verdict, or `any` when the rule does not constrain it. */
-export type ExpectedVerdict = Verdict | 'any'
 
 /** What the dispatched requests of a cell's distinct outputs must show. */
 export type RequestsExpectation =
@@ -31,7 +24,7 @@ export type RequestsExpectation =
 
 /** The expectation of one matrix cell (a variant on a scenario). */
 export interface CellExpectation {
-  verdict: ExpectedVerdict
+  verdict: Verdict
   /** Which rule produced it, in a few words. */
   rule: string
   /** The projection part a divergence must first differ in. */
@@ -39,73 +32,78 @@ export interface CellExpectation {
   /** Both blamed plugins must belong to one of these groups. */
   blame?: string[][]
   requests?: RequestsExpectation
-  /** The golden of the scenario's own (canonical) policy: `match` also accepts `none` (nothing pinned). */
+  /** Against the golden of the scenario's own policy: `match` also accepts `none` (nothing pinned). */
   golden?: 'match' | 'mismatch'
+  /** The cell is the scenario's own sweep (its own variant): it must also meet its `expect` block and its golden. */
+  own?: true
 }
 
-/** A rule's statement and the RFC sentence it demonstrates. */
-export interface VariantRule {
-  rule: string
-  rfc: string
+/**
+ * The race a canonical assembly leaves open, by the RFC's scope ("this fixes
+ * the REGISTRATION-ORDER race, not plugin behavior"): `listeners` that do not
+ * commute ("A system-prompt/assemble listener … owns the determinism of what
+ * it emits"), or a race `beyond` the tool order the scenario states
+ * (`expect.deterministic: false` under canonical with no such listeners: the
+ * same tool name from two providers, which a stable sort keeps in provider
+ * registration order, or prompt sections), which no ordering policy removes.
+ */
+export type Residual = { kind: 'none' } | { kind: 'listeners', ids: string[] } | { kind: 'beyond' }
+
+/** What the rules read of one scenario: all from its definition. */
+export interface ScenarioFacts {
+  scenario: Scenario
+  /** At least two plugins contribute unlisted tools to a logged header. */
+  racing: Contributor[] | undefined
+  residual: Residual
+  /** Whether the turns log a header, and how many tools it carries. */
+  headerLogged: boolean
+  headerSize: number
+  /** Every turn fails on an unknown toolOrder name, and these (≥ 2) plugins register the names the error lists. */
+  unknownName: Contributor[] | undefined
 }
 
-/** Each variant's rule in one line, and the RFC text its row demonstrates. */
-export const RULES: Readonly<Record<VariantName, VariantRule>> = {
-  'canonical': {
-    rule: 'deterministic wherever canonical is (the reference point of every other row)',
-    rfc: 'The system-prompt assembly owns the canonical model-facing tool order, exactly where it already owns section order.',
-  },
-  'registration-order': {
-    rule: 'divergent on every racing scenario, blaming two contributing plugins; elsewhere as canonical',
-    rfc: 'Registration order (the status quo) — a concurrent-import race, host-dependent (the CI flake above), invisible in review.',
-  },
-  'registry-sort': {
-    rule: 'deterministic wherever canonical is: the registry sort is as deterministic, the objection is where it lives',
-    rfc: 'Sorting in ToolRegistry.schemas() (the registry layer) — equally deterministic, but the registry is a membership store consumed by more than the assembly; ordering is a prompt-composition concern.',
-  },
-  'dependency-linearization': {
-    rule: 'divergent on every racing scenario, blaming two contributing plugins; elsewhere as canonical',
-    rfc: 'A linearization of the plugin dependency graph — the relation is partial and independent tool plugins are incomparable; the flake happened with the partial order fully satisfied.',
-  },
-  'per-plugin-weight': {
-    rule: 'on racing scenarios: divergent, blaming two equal-weight contributors, when two contributors tie in weight (absent = 0); deterministic wherever canonical is when all weights differ; elsewhere as canonical',
-    rfc: 'Per-plugin weight on each tool contribution — scatters the order across plugins yet still needs a global numbering convention nobody owns.',
-  },
-  'loop-order-tools': {
-    rule: 'deterministic wherever canonical is: the loop-level sort works, the objection is the policy at a distance',
-    rfc: 'A LlmService config + orderTools() method the loop calls before logging the header — works, but adds a public service method and a loop edit solely to apply a policy at a distance.',
-  },
-  'stream-normalize': {
-    rule: 'on racing scenarios: divergent in the header, blaming two contributing plugins, while the dispatched requests are identical wherever canonical\'s are (with the reconstruction invariant mounted, an output may instead fail its turns with the invariant\'s message); elsewhere as canonical',
-    rfc: 'Normalizing inside llm.stream() — runs after the header event is logged (the flake survives) and rebuilds the deep-frozen envelope, silently disarming the reconstruction invariant.',
-  },
-  'locale-compare': {
-    rule: 'deterministic wherever canonical is; on a canonical scenario its golden mismatches exactly where locale order and code-unit order disagree on the unlisted tool names',
-    rfc: 'When toolOrder is unset, the canonical order is plain lexicographic name order (code-unit comparison, locale-independent), so determinism requires no configuration.',
-  },
-  'unsorted-known-names': {
-    rule: 'divergent in the errors, blaming two tool plugins, where a turn fails on an unknown toolOrder name and two plugins register the known names; elsewhere deterministic wherever canonical is',
-    rfc: 'Every turn fails identically until the config is fixed; the process itself stays up.',
-  },
-  'listener-random': {
-    rule: 'uncontrolled wherever the canonical outcome is completed with at least two header tools; elsewhere as canonical',
-    rfc: 'A system-prompt/assemble listener may still add, remove, or rearrange tools […] and owns the determinism of what it emits.',
-  },
+/** The residual race of a scenario under canonical: stated by its `expect` block when canonical is its own policy. */
+function residualOf(scenario: Scenario): Residual {
+  const listeners = nonCommutingListeners(scenario)
+  if (scenario.variant === 'canonical' && scenario.expect.deterministic) return { kind: 'none' }
+  if (listeners !== undefined) return { kind: 'listeners', ids: listeners }
+  return scenario.variant === 'canonical' ? { kind: 'beyond' } : { kind: 'none' }
 }
 
-/** Deterministic where canonical is, anything where it is not. */
-function whereverCanonicalIs(canonical: ScenarioReport, detail = ''): CellExpectation {
-  const deterministic = canonical.verdict === 'deterministic'
-  return { verdict: deterministic ? 'deterministic' : 'any', rule: `${deterministic ? 'deterministic as canonical' : 'canonical is not deterministic'}${detail}` }
-}
-
-/** The canonical verdict itself. */
-function asCanonical(canonical: ScenarioReport, why: string): CellExpectation {
-  return { verdict: canonical.verdict, rule: `as canonical (${why})` }
+/** The facts of a scenario the rules are stated in. */
+export function scenarioFacts(scenario: Scenario): ScenarioFacts {
+  return {
+    scenario,
+    racing: racingContributors(scenario),
+    residual: residualOf(scenario),
+    headerLogged: headerLogged(scenario),
+    headerSize: headerSize(scenario),
+    unknownName: unknownNameContributors(scenario),
+  }
 }
 
 function ids(contributors: readonly Contributor[]): string[] {
   return contributors.map(contributor => contributor.id)
+}
+
+/** Blame groups: the racing contributors, and the listeners of a listener residual (whichever race a swap shows first). */
+function groups(facts: ScenarioFacts, racing: readonly string[][]): string[][] {
+  return facts.residual.kind === 'listeners' ? [...racing, facts.residual.ids] : [...racing]
+}
+
+/** What the RFC's decision shows: deterministic, except for the residual race the scenario has. */
+function canonicalPrediction(facts: ScenarioFacts, why: string): CellExpectation {
+  switch (facts.residual.kind) {
+    case 'none': return { verdict: 'deterministic', rule: why }
+    case 'listeners': return { verdict: 'divergent', rule: 'non-commuting listeners race', part: 'header', blame: [facts.residual.ids] }
+    case 'beyond': return { verdict: 'divergent', rule: 'the race the scenario states survives any tool-order policy' }
+  }
+}
+
+/** What a policy that keeps (some) registration order shows: divergent in the header where `racing` groups race. */
+function registrationPrediction(facts: ScenarioFacts, racing: readonly string[][], rule: string, otherwise: string): CellExpectation {
+  if (racing.length === 0) return canonicalPrediction(facts, otherwise)
+  return { verdict: 'divergent', rule, part: 'header', blame: groups(facts, racing) }
 }
 
 /** Contributors that share a weight, one group per weight shared by at least two. */
@@ -115,66 +113,111 @@ function tiedGroups(contributors: readonly Contributor[]): string[][] {
   return [...byWeight.values()].filter(group => group.length >= 2)
 }
 
-/**
- * Whether sorting the names the assembly orders (the unlisted contributed
- * names) with `compare` gives another order than code-unit order does.
- */
-function comparatorDisagrees(scenario: Scenario, canonical: ScenarioReport, compare: (a: string, b: string) => number): boolean {
-  const names = unlistedContributors(scenario, canonicalTools(canonical)).flatMap(contributor => contributor.names)
+/** Whether sorting the unlisted names with `compare` gives another order than code-unit order does; undefined when names are unsaid. */
+function comparatorDisagrees(scenario: Scenario, compare: (a: string, b: string) => number): boolean | undefined {
+  const names = statedUnlistedNames(scenario)
+  if (names === undefined) return undefined
   const codeUnits = [...names].sort(compareCodeUnits)
   const other = [...names].sort(compare)
   return codeUnits.some((name, i) => name !== other[i])
 }
 
-/** The facts of the canonical sweep a rule may need besides its report entry. */
-export interface CanonicalFacts {
-  report: ScenarioReport
-  /** Whether every distinct canonical output dispatched the same requests. */
-  requestsIdentical: boolean
+/** One variant's rule: its statement, the RFC sentence it encodes, and the prediction it makes for a scenario. */
+export interface VariantRule {
+  rule: string
+  rfc: string
+  predict(facts: ScenarioFacts): CellExpectation
 }
 
-/** What `variant` must show on `scenario`, given the scenario's canonical sweep. */
-export function expectCell(variant: VariantName, scenario: Scenario, facts: CanonicalFacts): CellExpectation {
-  const canonical = facts.report
-  const racing = racingContributors(scenario, canonical)
-  switch (variant) {
-    case 'canonical':
-    case 'registry-sort':
-    case 'loop-order-tools':
-      return whereverCanonicalIs(canonical)
-    case 'registration-order':
-    case 'dependency-linearization':
-      if (!racing) return asCanonical(canonical, 'not racing')
-      return { verdict: 'divergent', rule: 'racing', blame: [ids(racing)] }
-    case 'per-plugin-weight': {
-      if (!racing) return asCanonical(canonical, 'not racing')
-      const tied = tiedGroups(racing)
-      if (tied.length === 0) return whereverCanonicalIs(canonical, ', racing with pairwise distinct weights')
-      return { verdict: 'divergent', rule: 'racing with tied weights', blame: tied }
-    }
-    case 'stream-normalize': {
-      if (!racing) return asCanonical(canonical, 'not racing')
-      const expectation: CellExpectation = { verdict: 'divergent', rule: 'racing', part: 'header', blame: [ids(racing)] }
-      if (facts.requestsIdentical) expectation.requests = scenario.invariant ? 'identical-or-invariant' : 'identical'
-      return expectation
-    }
-    case 'locale-compare': {
-      const expectation = whereverCanonicalIs(canonical)
-      if (scenario.variant === 'canonical' && canonical.verdict === 'deterministic') {
-        const compare = variants['locale-compare'].compareNames ?? compareCodeUnits
-        expectation.golden = comparatorDisagrees(scenario, canonical, compare) ? 'mismatch' : 'match'
-      }
-      return expectation
-    }
-    case 'unsorted-known-names': {
-      const known = unknownNameContributors(scenario, canonical)
-      if (!known) return whereverCanonicalIs(canonical)
-      return { verdict: 'divergent', rule: 'turn fails on an unknown toolOrder name', part: 'errors', blame: [ids(known)] }
-    }
-    case 'listener-random':
-      if (canonical.outcome === 'completed' && canonicalTools(canonical).length >= 2) {
-        return { verdict: 'uncontrolled', rule: 'completed with at least two header tools' }
-      }
-      return asCanonical(canonical, 'fewer than two header tools, or no completed turn')
-  }
+/** Each variant's rule in one line, the RFC text it encodes, and its prediction. */
+export const RULES: Readonly<Record<VariantName, VariantRule>> = {
+  'canonical': {
+    rule: 'deterministic, except where non-commuting listeners race, or where canonical is the scenario\'s own policy and its expect block states a race',
+    rfc: 'The system-prompt assembly owns the canonical model-facing tool order, exactly where it already owns section order. […] Scope is deliberately narrow: this fixes the REGISTRATION-ORDER race, not plugin behavior.',
+    predict: facts => canonicalPrediction(facts, 'the assembly owns the order'),
+  },
+  'registration-order': {
+    rule: 'divergent in the header on every racing scenario, blaming two contributing plugins; elsewhere as canonical',
+    rfc: 'Registration order (the status quo) — a concurrent-import race, host-dependent (the CI flake above), invisible in review.',
+    predict: facts => registrationPrediction(facts, facts.racing ? [ids(facts.racing)] : [], 'racing', 'not racing'),
+  },
+  'registry-sort': {
+    rule: 'as canonical: the registry sort is as deterministic, the objection is where it lives',
+    rfc: 'Sorting in ToolRegistry.schemas() (the registry layer) — equally deterministic, but the registry is a membership store consumed by more than the assembly; ordering is a prompt-composition concern.',
+    predict: facts => canonicalPrediction(facts, 'equally deterministic'),
+  },
+  'dependency-linearization': {
+    rule: 'divergent in the header on every racing scenario (independent tool plugins tie), blaming two contributing plugins; elsewhere as canonical',
+    rfc: 'A linearization of the plugin dependency graph — the relation is partial and independent tool plugins are incomparable; the flake happened with the partial order fully satisfied.',
+    predict: facts => registrationPrediction(facts, facts.racing ? [ids(facts.racing)] : [], 'racing: independent plugins tie', 'not racing'),
+  },
+  'per-plugin-weight': {
+    rule: 'on racing scenarios: divergent in the header, blaming two equal-weight contributors, when two contributors tie in weight (absent = 0); elsewhere as canonical',
+    rfc: 'Per-plugin weight on each tool contribution — scatters the order across plugins yet still needs a global numbering convention nobody owns.',
+    predict: facts => registrationPrediction(facts, facts.racing ? tiedGroups(facts.racing) : [], 'racing with tied weights', facts.racing ? 'racing with pairwise distinct weights' : 'not racing'),
+  },
+  'loop-order-tools': {
+    rule: 'deterministic, listener races included (the loop sorts after the waterfall), except for a race the scenario states beyond the tool order',
+    rfc: 'A LlmService config + orderTools() method the loop calls before logging the header — works, but adds a public service method and a loop edit solely to apply a policy at a distance.',
+    predict: facts => facts.residual.kind === 'beyond'
+      ? canonicalPrediction(facts, '')
+      : { verdict: 'deterministic', rule: 'the loop-level sort works' },
+  },
+  'stream-normalize': {
+    rule: 'where registration order would race (racing scenarios, non-commuting listeners): divergent in the header while the dispatched requests are identical (with the reconstruction invariant mounted, an output may instead fail its turns with the invariant\'s message); elsewhere as canonical',
+    rfc: 'Normalizing inside llm.stream() — runs after the header event is logged (the flake survives) and rebuilds the deep-frozen envelope, silently disarming the reconstruction invariant.',
+    predict: (facts) => {
+      const expectation = registrationPrediction(facts, facts.racing ? [ids(facts.racing)] : [], 'racing: the header keeps the race', 'not racing')
+      if (expectation.verdict !== 'divergent' || facts.residual.kind === 'beyond') return expectation
+      return { ...expectation, part: 'header', requests: facts.scenario.invariant ? 'identical-or-invariant' : 'identical' }
+    },
+  },
+  'locale-compare': {
+    rule: 'as canonical; on a scenario of the canonical policy its golden mismatches exactly where locale order and code-unit order disagree on the unlisted tool names',
+    rfc: 'When toolOrder is unset, the canonical order is plain lexicographic name order (code-unit comparison, locale-independent), so determinism requires no configuration.',
+    predict: (facts) => {
+      const expectation = canonicalPrediction(facts, 'a comparator is as deterministic')
+      const compare = variants['locale-compare'].compareNames
+      const disagrees = compare === null ? undefined : comparatorDisagrees(facts.scenario, compare)
+      if (facts.scenario.variant !== 'canonical' || expectation.verdict !== 'deterministic' || disagrees === undefined) return expectation
+      return { ...expectation, golden: disagrees ? 'mismatch' : 'match' }
+    },
+  },
+  'unsorted-known-names': {
+    rule: 'divergent in the errors, blaming two tool plugins, where every turn fails on an unknown toolOrder name and two plugins register the known names; elsewhere as canonical',
+    rfc: 'Every turn fails identically until the config is fixed; the process itself stays up.',
+    predict: facts => facts.unknownName
+      ? { verdict: 'divergent', rule: 'turns fail on an unknown toolOrder name', part: 'errors', blame: [ids(facts.unknownName)] }
+      : canonicalPrediction(facts, 'no unknown-name failure'),
+  },
+  'listener-random': {
+    rule: 'uncontrolled wherever a header with at least two tools is logged; elsewhere as canonical',
+    rfc: 'A system-prompt/assemble listener may still add, remove, or rearrange tools […] and owns the determinism of what it emits.',
+    predict: facts => facts.headerLogged && facts.headerSize >= 2
+      ? { verdict: 'uncontrolled', rule: 'a header with at least two tools' }
+      : canonicalPrediction(facts, 'fewer than two header tools, or no header'),
+  },
+}
+
+/** The verdict a scenario's `expect` block states for its own policy. */
+export function statedVerdict(scenario: Scenario): Verdict {
+  if (scenario.expect.outcome === 'stuck') return 'stuck'
+  return scenario.expect.deterministic ? 'deterministic' : 'divergent'
+}
+
+/**
+ * What `variant` must show on `scenario`: `stuck` wherever the scenario
+ * expects every interleaving to be stuck (no policy can order what never
+ * loads), else the variant's rule. On the scenario's own policy the cell is
+ * the scenario's own sweep: its `expect` block states the verdict (which
+ * wins should the rule say otherwise) and must be met, golden included.
+ */
+export function expectCell(variant: VariantName, scenario: Scenario, facts: ScenarioFacts = scenarioFacts(scenario)): CellExpectation {
+  const predicted = scenario.expect.outcome === 'stuck'
+    ? { verdict: 'stuck' as const, rule: 'every interleaving is expected stuck' }
+    : RULES[variant].predict(facts)
+  if (variant !== scenario.variant) return predicted
+  const stated = statedVerdict(scenario)
+  if (predicted.verdict === stated) return { ...predicted, own: true }
+  return { verdict: stated, rule: `the scenario's own expect block (the rule predicts ${predicted.verdict})`, own: true }
 }

@@ -1,27 +1,28 @@
 import { escapeMarkdown, markdownCode } from '../report/escape.ts'
 import { replayCommand } from '../report/present.ts'
-import type { CellExpectation, ExpectedVerdict } from './expectations.ts'
+import type { Verdict } from '../report/types.ts'
+import type { CellExpectation } from './expectations.ts'
 import { RULES } from './expectations.ts'
 import type { MatrixCell, MatrixReport } from './types.ts'
 
 /** Verdicts as the table abbreviates them. */
-const SHORT: Readonly<Record<ExpectedVerdict, string>> = {
+const SHORT: Readonly<Record<Verdict, string>> = {
   deterministic: 'det',
   divergent: 'div',
   uncontrolled: 'unc',
   stuck: 'stuck',
+  skipped: 'skip',
   error: 'error',
-  any: 'any',
 }
 
 /** The legend under every rendering of the table. */
 export const LEGEND = [
   'Each cell: the verdict of the sweep, then in parentheses what the rules expect; ✗ marks a cell that does not meet its expectation (see its problems).',
-  'det deterministic · div divergent · unc uncontrolled (a replay of one interleaving gave other bytes) · stuck · any: the rules accept every verdict (canonical itself is not deterministic there).',
+  'det deterministic · div divergent · unc uncontrolled (a rerun of one interleaving gave other bytes) · stuck. Every expectation is derived from the scenario\'s definition and the RFC; on the scenario\'s own policy the cell is its own sweep, which must also meet its expect block and golden.',
   '·header / ·errors: the part of the projection a divergence must first differ in · g≠: the projection differs from the scenario\'s committed canonical golden.',
 ]
 
-function label(verdict: ExpectedVerdict, expected: CellExpectation, golden: boolean): string {
+function label(verdict: Verdict, expected: CellExpectation, golden: boolean): string {
   const part = expected.part !== undefined && verdict === 'divergent' ? `·${expected.part}` : ''
   return `${SHORT[verdict]}${part}${golden ? ' g≠' : ''}`
 }

@@ -5,7 +5,7 @@ import type { Runner } from '../sweep/runner.ts'
 import { VERSION } from '../version.ts'
 import { VARIANT_NAMES, type VariantName } from '../../src/variants/types.ts'
 import { cellProblems } from './check.ts'
-import { expectCell, type CanonicalFacts } from './expectations.ts'
+import { expectCell, scenarioFacts } from './expectations.ts'
 import { outputProjections } from './output-projections.ts'
 import { requestAgreement, type RequestAgreement } from './requests.ts'
 import type { MatrixCell, MatrixReport } from './types.ts'
@@ -20,8 +20,8 @@ export interface MatrixOptions extends Omit<SweepOptions, 'variant' | 'target' |
 
 /** Sweeps one cell. Variants are policies of loadrace's reference, so the target is always `reference`. */
 function sweepCell(scenario: Scenario, variant: VariantName, options: MatrixOptions): Promise<ScenarioReport> {
-  // The matrix never writes goldens: under an override they are only compared, and here not even a missing one is written.
-  const goldens = options.goldens && { ...options.goldens, update: false, ci: true }
+  // The matrix never writes goldens: it compares with what is pinned, and a missing one is "nothing pinned".
+  const goldens = options.goldens && { ...options.goldens, compareOnly: true }
   return sweepScenario(scenario, { ...options, goldens, variant, target: 'reference' })
 }
 
@@ -31,9 +31,9 @@ async function requestsOf(scenario: Scenario, report: ScenarioReport, runner: Ru
   return requestAgreement(await outputProjections(scenario, report, runner))
 }
 
-/** A cell of the matrix: the sweep's facts, the expectation, and whether they agree. */
-async function judgeCell(scenario: Scenario, variant: VariantName, report: ScenarioReport, canonical: CanonicalFacts, runner: Runner): Promise<MatrixCell> {
-  const expected = expectCell(variant, scenario, canonical)
+/** A cell of the matrix: the sweep's facts, the expectation (from the scenario's definition alone), and whether they agree. */
+async function judgeCell(scenario: Scenario, variant: VariantName, report: ScenarioReport, runner: Runner): Promise<MatrixCell> {
+  const expected = expectCell(variant, scenario, scenarioFacts(scenario))
   const requests = expected.requests === undefined ? undefined : await requestsOf(scenario, report, runner)
   const problems = cellProblems(expected, report, requests)
   const divergence = report.divergence
@@ -63,32 +63,13 @@ export function orderedVariants(variants: readonly VariantName[]): VariantName[]
   return VARIANT_NAMES.filter(name => variants.includes(name))
 }
 
-/** The canonical sweep of a scenario and the facts the rules read from it. */
-export interface Baseline {
-  scenario: Scenario
-  report: ScenarioReport
-  facts: CanonicalFacts
-}
-
-/** Sweeps each scenario under canonical: the baseline every rule is stated against. Stops (returning fewer) when the signal aborts. */
-export async function canonicalBaselines(scenarios: readonly Scenario[], options: MatrixOptions): Promise<Baseline[]> {
-  const baselines: Baseline[] = []
-  for (const scenario of scenarios) {
-    const report = await sweepCell(scenario, 'canonical', options)
-    if (options.signal?.aborted) break
-    const requestsIdentical = (await requestsOf(scenario, report, options.runner)) === 'identical'
-    baselines.push({ scenario, report, facts: { report, requestsIdentical } })
-  }
-  return baselines
-}
-
-/** One row: `variant` over every baseline's scenario, each cell judged. Stops (returning fewer) when the signal aborts. */
-export async function matrixRow(variant: VariantName, baselines: readonly Baseline[], options: MatrixOptions): Promise<MatrixCell[]> {
+/** One row: `variant` swept over every scenario, each cell judged. Stops (returning fewer) when the signal aborts. */
+export async function matrixRow(variant: VariantName, scenarios: readonly Scenario[], options: MatrixOptions): Promise<MatrixCell[]> {
   const cells: MatrixCell[] = []
-  for (const { scenario, report: canonical, facts } of baselines) {
-    const report = variant === 'canonical' ? canonical : await sweepCell(scenario, variant, options)
+  for (const scenario of scenarios) {
+    const report = await sweepCell(scenario, variant, options)
     if (options.signal?.aborted) break
-    const cell = await judgeCell(scenario, variant, report, facts, options.runner)
+    const cell = await judgeCell(scenario, variant, report, options.runner)
     cells.push(cell)
     options.onCell?.(cell)
   }
@@ -96,21 +77,19 @@ export async function matrixRow(variant: VariantName, baselines: readonly Baseli
 }
 
 /**
- * Sweeps every variant over every scenario and judges each cell against the
- * rules of `expectations.ts`. Canonical is always swept first (every rule is
- * stated relative to it) and is a row only when asked for. Stops early, and
- * marks the report incomplete, when the signal aborts.
+ * Sweeps every requested variant over every scenario and judges each cell
+ * against the rules of `expectations.ts`, which read only the scenario's
+ * definition: the canonical row is swept and judged like any other. Stops
+ * early, and marks the report incomplete, when the signal aborts.
  */
 export async function runMatrix(scenarios: readonly Scenario[], options: MatrixOptions): Promise<MatrixReport> {
   const started = Date.now()
   const variants = orderedVariants(options.variants)
-  const baselines = await canonicalBaselines(scenarios, options)
   const cells: MatrixCell[] = []
   for (const variant of variants) {
     if (options.signal?.aborted) break
-    cells.push(...await matrixRow(variant, baselines, options))
+    cells.push(...await matrixRow(variant, scenarios, options))
   }
-  const swept = [...baselines.map(baseline => baseline.report), ...cells.filter(cell => cell.variant !== 'canonical')]
   const matched = cells.filter(cell => cell.match).length
   return {
     tool: 'loadrace',
@@ -124,7 +103,7 @@ export async function runMatrix(scenarios: readonly Scenario[], options: MatrixO
       cells: cells.length,
       matched,
       mismatched: cells.length - matched,
-      interleavings: swept.reduce((total, entry) => total + entry.explored, 0),
+      interleavings: cells.reduce((total, cell) => total + cell.explored, 0),
       durationMs: Date.now() - started,
     },
   }

@@ -6,12 +6,19 @@ function schema(name: string) {
   return { name, description: `${name} tool`, parameters: { type: 'object', properties: {} } }
 }
 
-/** Applies a listener spec to an assembly's tool list, in a fixed order: remove, prepend, append, reverse. */
+/**
+ * What a listener spec does to a tool list, in a fixed order: remove, prepend,
+ * append, reverse; `make` builds an added tool from its name. Returns a new list.
+ */
+export function editToolList<T extends { readonly name: string }>(tools: readonly T[], spec: ListenerPluginSpec['listener'], make: (name: string) => T): T[] {
+  const edited = [...spec.prepend.map(make), ...tools.filter(tool => !spec.remove.includes(tool.name)), ...spec.append.map(make)]
+  if (spec.reverse) edited.reverse()
+  return edited
+}
+
+/** Applies a listener spec to an assembly's tool list (see `editToolList`). */
 export function editTools(assembly: PromptAssembly, spec: ListenerPluginSpec['listener']): void {
-  let tools = assembly.tools.filter(tool => !spec.remove.includes(tool.name))
-  tools = [...spec.prepend.map(schema), ...tools, ...spec.append.map(schema)]
-  if (spec.reverse) tools.reverse()
-  assembly.tools = tools
+  assembly.tools = editToolList(assembly.tools, spec, schema)
 }
 
 /**

@@ -236,6 +236,10 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
   if (divergence !== null) {
     parts.push(`<h3>Diff of the ${h(divergence.part)} (before → after the swap)</h3>`, diffPre(divergence.diff), swapMatrix(scenario, divergence))
   }
+  const rerun = scenario.uncontrolled
+  if (rerun !== undefined && rerun.part !== null) {
+    parts.push(`<h3>Rerun diff of the ${h(rerun.part)} of ${code(rerun.token)} (explored → rerun)</h3>`, diffPre(rerun.diff))
+  }
   parts.push(outputsTable(scenario))
   if (scenario.goldenDiff !== undefined) parts.push('<h3>Golden diff (golden → this run)</h3>', diffPre(scenario.goldenDiff))
   const attributes = { class: `scenario ${result}`, id: anchorOf(index), 'data-scenario': scenario.name }

@@ -1,4 +1,4 @@
-import type { Divergence, Report, ReportOutput, ScenarioReport } from './types.ts'
+import type { Divergence, Report, ReportOutput, ScenarioReport, UncontrolledReplay } from './types.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
@@ -24,6 +24,10 @@ function canonicalDivergence(divergence: Divergence): Divergence {
   }
 }
 
+function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
+  return { token: replay.token, hashes: [replay.hashes[0], replay.hashes[1]], part: replay.part, diff: replay.diff }
+}
+
 function canonicalScenario(scenario: ScenarioReport, durationMs: number): ScenarioReport {
   return {
     name: scenario.name,
@@ -41,11 +45,12 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     strategy: scenario.strategy,
     guarantee: scenario.guarantee,
     verdict: scenario.verdict,
-    passed: scenario.passed,
+    ...(scenario.passed === undefined ? {} : { passed: scenario.passed }),
     outcome: scenario.outcome,
     distinctOutputs: scenario.distinctOutputs,
     outputs: scenario.outputs.map(canonicalOutput),
     divergence: scenario.divergence === null ? null : canonicalDivergence(scenario.divergence),
+    ...(scenario.uncontrolled === undefined ? {} : { uncontrolled: canonicalUncontrolled(scenario.uncontrolled) }),
     golden: scenario.golden,
     expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },
     problems: [...scenario.problems],
@@ -77,6 +82,7 @@ function canonicalReport(report: Report, zeroTimings: boolean): Report {
       scenarios: summary.scenarios,
       passed: summary.passed,
       failed: summary.failed,
+      skipped: summary.skipped,
       interleavings: summary.interleavings,
       durationMs: zeroTimings ? 0 : summary.durationMs,
     },

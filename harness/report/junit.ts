@@ -68,6 +68,10 @@ function failureBody(scenario: ScenarioReport): string {
   if (divergence !== null) {
     lines.push('', `Diff of the ${divergence.part} (before -> after the swap):`, divergence.diff.replace(/\n$/, ''))
   }
+  const rerun = scenario.uncontrolled
+  if (rerun !== undefined && rerun.part !== null) {
+    lines.push('', `Rerun diff of the ${rerun.part} of ${rerun.token} (explored -> rerun):`, rerun.diff.replace(/\n$/, ''))
+  }
   if (scenario.outputs.length > 0) {
     lines.push('', 'Outputs:')
     for (const output of scenario.outputs) {

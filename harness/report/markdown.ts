@@ -141,6 +141,10 @@ function failureSection(scenario: ScenarioReport): string[] {
   if (divergence !== null) {
     lines.push(...diffBlock(`**Diff** of the ${text(divergence.part)} (before → after the swap)`, divergence.diff))
   }
+  const rerun = scenario.uncontrolled
+  if (rerun !== undefined && rerun.part !== null) {
+    lines.push(...diffBlock(`**Rerun diff** of the ${text(rerun.part)} of ${markdownCode(rerun.token)} (explored → rerun)`, rerun.diff))
+  }
   lines.push(...outputsTable(scenario))
   if (scenario.goldenDiff !== undefined) {
     lines.push(...diffBlock('**Golden diff** (golden → this run)', scenario.goldenDiff))

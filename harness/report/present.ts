@@ -12,8 +12,8 @@ export type ScenarioResult = 'passed' | 'failed' | 'skipped'
 
 /** Passed, failed, or skipped (not run for its target). */
 export function resultOf(scenario: ScenarioReport): ScenarioResult {
-  if (scenario.skipped !== undefined) return 'skipped'
-  return scenario.passed ? 'passed' : 'failed'
+  if (scenario.verdict === 'skipped') return 'skipped'
+  return scenario.passed === true ? 'passed' : 'failed'
 }
 
 /** How a whole report ended: `incomplete` when interrupted without failures. */
@@ -32,20 +32,12 @@ export function failedScenarios(report: Report): ScenarioReport[] {
   return report.scenarios.filter((scenario) => resultOf(scenario) === 'failed')
 }
 
-/** Counts for a report's headline; `skipped` is derived from the scenarios. */
-export interface Totals {
-  scenarios: number
-  passed: number
-  failed: number
-  skipped: number
-  interleavings: number
-  durationMs: number
-}
+/** Counts for a report's headline. */
+export type Totals = Report['summary']
 
 /** The headline counts of a report. */
 export function totalsOf(report: Report): Totals {
-  const skipped = report.scenarios.filter((scenario) => scenario.skipped !== undefined).length
-  return { ...report.summary, skipped }
+  return report.summary
 }
 
 /** The one-line outcome, e.g. `2 failed, 5 passed, 1 skipped of 8 scenarios`. */
@@ -101,6 +93,7 @@ export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
   divergent: 'explored interleavings produced different bytes',
   uncontrolled: 'one interleaving run twice produced different bytes: a source the scheduler does not control (clock, randomness, I/O)',
   stuck: 'an interleaving never settled: a plugin load or the turn never finished',
+  skipped: 'the scenario did not run: its target cannot run it',
   error: 'the harness could not run the scenario',
 }
 

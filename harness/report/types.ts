@@ -3,7 +3,11 @@
  * report format is rendered from this one object.
  */
 
-export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'stuck' | 'error'
+/**
+ * What a sweep found for one scenario. `skipped`: the scenario was not run
+ * (its target cannot run it); the entry carries the reason and no `passed`.
+ */
+export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'stuck' | 'skipped' | 'error'
 
 /** Which part of the projection differs between two interleavings. */
 export type DivergencePart = 'header' | 'request' | 'events' | 'errors'
@@ -45,6 +49,18 @@ export interface Divergence {
   }
 }
 
+/** An interleaving whose fresh rerun produced other bytes than exploring it did: nondeterminism the scheduler does not control. */
+export interface UncontrolledReplay {
+  /** Replay token of the interleaving. */
+  token: string
+  /** The hash the exploration saw, then the hash of the fresh rerun. */
+  hashes: [string, string]
+  /** The first part of the projection that differs; null when the explored bytes were not at hand (a merge knows only the shard's hash). */
+  part: DivergencePart | null
+  /** Unified diff of that part (explored → rerun); empty when `part` is null. */
+  diff: string
+}
+
 export interface ScenarioReport {
   name: string
   /** The scenario file as given on the command line. */
@@ -71,13 +87,15 @@ export interface ScenarioReport {
   /** `exhaustive`, `t-way:N` or `sampled`. */
   guarantee: string
   verdict: Verdict
-  /** Whether the scenario met its expectation (and its golden). */
-  passed: boolean
+  /** Whether the scenario met its expectation (and its golden); absent when it was skipped. */
+  passed?: boolean
   /** Outcome of the interleavings when they agree: completed | turn-error | load-error | stuck; `mixed` when they do not. */
   outcome: string
   distinctOutputs: number
   outputs: ReportOutput[]
   divergence: Divergence | null
+  /** Set when the verdict is `uncontrolled`: the interleaving that replayed to other bytes. */
+  uncontrolled?: UncontrolledReplay
   golden: GoldenStatus
   /** What the scenario file expected. */
   expected: { outcome: string, deterministic: boolean }
@@ -85,7 +103,7 @@ export interface ScenarioReport {
   problems: string[]
   /** Unified diff against the golden, when it mismatched. */
   goldenDiff?: string
-  /** Set when the scenario was not run for this target, with the reason. */
+  /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */
   skipped?: string
   durationMs: number
 }
@@ -115,7 +133,10 @@ export interface Report {
     scenarios: number
     /** Scenarios that ran and met their expectation. */
     passed: number
+    /** Scenarios that ran and did not. */
     failed: number
+    /** Scenarios that did not run (verdict `skipped`); counted in neither `passed` nor `failed`. */
+    skipped: number
     interleavings: number
     durationMs: number
   }

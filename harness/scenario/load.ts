@@ -1,12 +1,13 @@
 /**
  * Loading scenario files: read, parse safely, check structure and semantics,
- * report the first problem in document order, import plugin modules, and
- * normalise. Each malformed file yields exactly one `ScenarioError`.
+ * report the first problem in document order, import plugin modules, read
+ * an `expect.header` file, and normalise. Each malformed file yields exactly one `ScenarioError`.
  */
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { ScenarioError, ScenarioErrors } from './errors.ts'
 import { findScenarioFiles, isScenarioFileName } from './discover.ts'
+import { isProblem, loadExpectedHeader } from './expected-header.ts'
 import { loadPluginModules } from './modules.ts'
 import { normaliseScenario } from './normalise.ts'
 import { firstInDocument } from './position.ts'
@@ -49,8 +50,8 @@ async function readScenarioText(file: string): Promise<string> {
 /**
  * Loads one scenario file (`file` as the user gave it; relative paths resolve
  * against the working directory). Rejects with one `ScenarioError` when the
- * file is malformed; plugin modules are imported only once every other check
- * passed.
+ * file is malformed; plugin modules are imported, and an `expect.header` file
+ * read, only once every other check passed.
  */
 export async function loadScenario(file: string): Promise<Scenario> {
   const parsed = parseScenarioYaml(await readScenarioText(file))
@@ -63,7 +64,9 @@ export async function loadScenario(file: string): Promise<Scenario> {
   const plugins = parsed.value.plugins
   const modules = await loadPluginModules(Array.isArray(plugins) ? plugins : [], dir)
   if (!(modules instanceof Map)) throw toError(file, modules)
-  return normaliseScenario(parsed.value, { file, dir, defaultName, modules })
+  const header = await loadExpectedHeader(parsed.value, dir)
+  if (isProblem(header)) throw toError(file, header)
+  return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header })
 }
 
 /**

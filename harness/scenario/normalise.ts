@@ -4,7 +4,7 @@
  */
 import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
 import type { LoadedModule } from './modules.ts'
-import type { PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
+import type { ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
 
 type FileEntry = ScenarioFile['plugins'][number]
 type FileTool = NonNullable<FileEntry['tools']>[number]
@@ -19,6 +19,8 @@ export interface ScenarioSource {
   defaultName: string
   /** Imported plugin modules by entry index. */
   modules: ReadonlyMap<number, LoadedModule>
+  /** The `expect.header` tools, read from its file when it names one; undefined when the file pins none. */
+  header?: ExpectedTool[]
 }
 
 /** The parameters of a tool that declares none: an object schema without properties. */
@@ -95,6 +97,7 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     expect: {
       outcome: file.expect.outcome,
       ...file.expect.tools === undefined ? {} : { tools: file.expect.tools },
+      ...source.header === undefined ? {} : { header: source.header },
       ...file.expect.error === undefined ? {} : { error: file.expect.error },
       deterministic: file.expect.deterministic,
     },

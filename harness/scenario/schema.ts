@@ -131,17 +131,44 @@ const appConfig = hinted(Schema.object({
   }),
 }), { expected: 'a mapping', allowed: 'persona and toolOrder' })
 
+const HEADER_SHAPES = 'a tool name, or {name, description, parameters} with the description and parameters the model must see'
+
+const expectedTool = hinted(Schema.union([
+  hinted(Schema.string().min(1), { expected: 'a non-empty tool name', allowed: HEADER_SHAPES }),
+  Schema.object({
+    name: hinted(Schema.string().min(1).required(), { expected: 'a non-empty tool name', allowed: 'a non-empty string' }),
+    description: hinted(Schema.string(), { expected: 'a string', allowed: 'the exact description the model must see' }),
+    parameters: hinted(absentWhenOmitted(Schema.dict(Schema.any())), {
+      expected: 'a JSON-schema mapping',
+      allowed: 'the exact parameters the model must see, key order included',
+    }),
+  }),
+]), { expected: 'a tool name or {name, description, parameters}', allowed: HEADER_SHAPES })
+
+/** An expected header as a list: one entry per header tool, in header order. Also the content of an `expect.header` file. */
+export const ExpectedHeaderSchema = hinted(absentWhenOmitted(Schema.array(expectedTool)), {
+  expected: 'a list of tools',
+  allowed: `the header's tools in order, each ${HEADER_SHAPES}`,
+})
+
+/** Where an `expect.header` list may come from. */
+export const HEADER_SOURCES = 'an inline list of tools, or the path of a JSON file holding one, relative to the scenario file'
+
 const expectation = hinted(Schema.object({
   outcome: hinted(oneOf(OUTCOMES).required(), oneOfHint('outcome', OUTCOMES)),
   tools: absentWhenOmitted(stringList('a list of tool names', 'the expected header tool order', {
     expected: 'a tool name string', allowed: 'a tool name',
   })),
+  header: hinted(absentWhenOmitted(Schema.union([
+    hinted(Schema.string().min(1), { expected: 'a JSON file path', allowed: HEADER_SOURCES }),
+    ExpectedHeaderSchema,
+  ])), { expected: 'a list of tools or a JSON file path', allowed: HEADER_SOURCES }),
   error: hinted(Schema.string(), { expected: 'a string', allowed: 'a substring of the expected error message' }),
   deterministic: hinted(Schema.boolean().default(true), {
     expected: 'true or false',
     allowed: 'false when the scenario demonstrates a race the sweep must find; default true',
   }),
-}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools, error, deterministic' })
+}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools or header, error, deterministic' })
 
 const range = (low: number, high: number) => Schema.natural().min(low).max(high)
 

@@ -4,7 +4,7 @@
  * sense for some outcomes. Each rule looks only at values of the right type,
  * so a structural problem is never reported twice.
  */
-import { ERROR_OUTCOMES, OUTCOMES, RESERVED_SERVICE_IDS, type Outcome } from './types.ts'
+import { ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, RESERVED_SERVICE_IDS, type Outcome } from './types.ts'
 import { PLUGIN_KINDS, SCENARIO_NAME } from './schema.ts'
 import { isRecord } from './record.ts'
 import { showValue } from './show.ts'
@@ -35,14 +35,30 @@ function checkName(value: Record<string, unknown>, defaultName: string): Problem
 
 function checkExpectation(value: Record<string, unknown>): Problem[] {
   const expect = value.expect
-  if (!isRecord(expect) || !Object.hasOwn(expect, 'error') || !isOutcome(expect.outcome)) return []
-  if (ERROR_OUTCOMES.includes(expect.outcome)) return []
-  return [at(
-    ['expect', 'error'],
-    `error is only checked for a failing outcome, not ${expect.outcome}`,
-    `remove error, or expect ${ERROR_OUTCOMES.join(' or ')}`,
-    'key',
-  )]
+  if (!isRecord(expect)) return []
+  const out: Problem[] = []
+  const outcome = isOutcome(expect.outcome) ? expect.outcome : undefined
+  if (Object.hasOwn(expect, 'error') && outcome !== undefined && !ERROR_OUTCOMES.includes(outcome)) {
+    out.push(at(
+      ['expect', 'error'],
+      `error is only checked for a failing outcome, not ${outcome}`,
+      `remove error, or expect ${ERROR_OUTCOMES.join(' or ')}`,
+      'key',
+    ))
+  }
+  if (!Object.hasOwn(expect, 'header')) return out
+  if (Object.hasOwn(expect, 'tools')) {
+    const later = laterKey(expect, 'tools', 'header')
+    out.push(at(['expect', later], 'tools and header cannot be combined', 'header names the tools too: give one of them', 'key'))
+  } else if (outcome !== undefined && !HEADER_OUTCOMES.includes(outcome)) {
+    out.push(at(
+      ['expect', 'header'],
+      `no request header is logged when the outcome is ${outcome}`,
+      `remove header, or expect ${HEADER_OUTCOMES.join(' or ')}`,
+      'key',
+    ))
+  }
+  return out
 }
 
 /** The later of two keys of a mapping, in document order. */

@@ -121,11 +121,24 @@ export interface FaultPluginSpec extends PluginCommon {
 /** One plugin entry of a scenario, discriminated by `kind`. */
 export type PluginSpec = ToolsPluginSpec | ModulePluginSpec | ListenerPluginSpec | FaultPluginSpec
 
+/** One tool the request header must carry: its name, and, when given, exactly this description and these parameters. */
+export interface ExpectedTool {
+  name: string
+  description?: string
+  /** Compared as JSON, key order included (key order is part of the request bytes). */
+  parameters?: Record<string, unknown>
+}
+
+/** Outcomes after which a request header is logged (`expect.header` applies only to them). */
+export const HEADER_OUTCOMES: readonly Outcome[] = ['completed', 'load-error']
+
 /** What every interleaving of the scenario must show. */
 export interface Expectation {
   outcome: Outcome
   /** The expected model-facing tool order of the request header; absent when not checked. */
   tools?: string[]
+  /** The request header's tools, in order, with their descriptions and parameters where given; checked in every interleaving. */
+  header?: ExpectedTool[]
   /** A substring of the turn or load error; only with `turn-error` or `load-error`. */
   error?: string
   /** `false`: the scenario demonstrates a race the sweep must find. Defaults to `true`. */

@@ -1,11 +1,11 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { Divergence, Verdict } from '../report/types.ts'
+import type { Divergence, UncontrolledReplay, Verdict } from '../report/types.ts'
 import { pluginOf, type Schedule, type Space } from '../space/space.ts'
 import { formatToken } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { diffPart, firstDifference } from '../oracle/compare.ts'
 import type { Projection } from '../oracle/projection.ts'
-import type { Exploration } from './explore.ts'
+import type { Exploration, OutputGroup } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
 import type { RunRecord } from './runner.ts'
 import { swapMatrix } from './swaps.ts'
@@ -14,8 +14,8 @@ import { swapMatrix } from './swaps.ts'
 export interface Analysis {
   verdict: Verdict
   divergence: Divergence | null
-  /** A schedule that replayed to different bytes, with both hashes. */
-  uncontrolled: { token: string, hashes: [string, string] } | null
+  /** A schedule whose fresh rerun gave other bytes, with both hashes and the diff. */
+  uncontrolled: UncontrolledReplay | null
   /** The first stuck interleaving. */
   stuck: RunRecord | null
 }
@@ -25,14 +25,50 @@ export function tokenOf(scenario: Scenario, schedule: Schedule): string {
   return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule })
 }
 
-/** How often a schedule is replayed to rule out uncontrolled nondeterminism: the first interleaving always, both sides of a divergence before it is blamed on the order. */
-export const REPLAYS = { baseline: 2, divergence: 4 } as const
+/**
+ * How many fresh reruns each distinct output's first interleaving gets before
+ * the exploration is judged: every output once; the first output (the
+ * reference point of every comparison) twice; both sides of a divergence four
+ * times before the difference is blamed on the order.
+ */
+export const REPLAYS = { output: 1, baseline: 2, divergence: 4 } as const
 
-/** Replays `record`'s schedule `times` times; any different hash means nondeterminism the harness does not control. */
-async function replayDiffers(scenario: Scenario, record: RunRecord, cache: RunCache, times: number): Promise<Analysis['uncontrolled']> {
-  for (let i = 0; i < times; i++) {
-    const again = await cache.rerun(record.schedule)
-    if (again.hash !== record.hash) return { token: tokenOf(scenario, record.schedule), hashes: [record.hash, again.hash] }
+/** Said with every uncontrolled verdict: where such nondeterminism usually comes from. */
+export const UNCONTROLLED_CAUSES =
+  'likely module-level state in a plugin module (a module is evaluated once per process, so its state survives from one '
+  + 'run to the next), or a clock, random source or I/O the scheduler does not control'
+
+/** The reruns output `index` gets (see `REPLAYS`); `divergent`: the exploration is about to be blamed on an order. */
+function rerunsOf(index: number, divergent: boolean): number {
+  if (divergent && index <= 1) return REPLAYS.divergence
+  return index === 0 ? REPLAYS.baseline : REPLAYS.output
+}
+
+/** The first part in which the explored and the rerun bytes differ, and its diff (none when they are the same bytes). */
+function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff'> {
+  const a = JSON.parse(explored) as Projection
+  const b = JSON.parse(rerun) as Projection
+  const difference = firstDifference(a, b)
+  if (!difference) return { part: null, diff: '' }
+  return { part: difference.part, diff: diffPart(a, b, difference.part, [`${token} (explored)`, `${token} (rerun)`]) }
+}
+
+/**
+ * Runs the first interleaving of every distinct output again, each time as a
+ * new run in a fresh context (never a remembered result), and returns the
+ * first whose bytes differ from what exploring it produced, with both hashes
+ * and the diff; null when every rerun reproduced its output. Outputs stuck on
+ * the timeout are not rerun (a timeout is not evidence of anything).
+ */
+export async function uncontrolledReplay(scenario: Scenario, outputs: readonly OutputGroup[], cache: RunCache, divergent: boolean): Promise<UncontrolledReplay | null> {
+  for (const [index, group] of outputs.entries()) {
+    if (group.first.stuck?.reason === 'timeout') continue
+    for (let time = 0; time < rerunsOf(index, divergent); time++) {
+      const again = await cache.rerun(group.first.schedule)
+      if (again.hash === group.hash) continue
+      const token = tokenOf(scenario, group.first.schedule)
+      return { token, hashes: [group.hash, again.hash], ...rerunDifference(token, group.json, again.json) }
+    }
   }
   return null
 }
@@ -56,25 +92,20 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
 }
 
 /**
- * Turns an exploration into a verdict: replays the first interleaving to rule
+ * Turns an exploration into a verdict: reruns every distinct output to rule
  * out nondeterminism the harness does not control (`uncontrolled`), reports a
- * stuck interleaving (`stuck`), and for a divergence replays the divergent
- * interleaving too, then shrinks the pair to one adjacent swap and names the
- * two plugins swapped.
+ * stuck interleaving (`stuck`), and for a divergence shrinks the first two
+ * outputs' interleavings to one adjacent swap and names the two plugins
+ * swapped.
  */
 export async function analyze(scenario: Scenario, exploration: Exploration, cache: RunCache): Promise<Analysis> {
-  const baseline = exploration.outputs[0]?.first
+  const outputs = exploration.outputs
+  const baseline = outputs[0]?.first
   if (!baseline) return { verdict: 'error', divergence: null, uncontrolled: null, stuck: null }
-  const stuck = exploration.outputs.find(group => group.first.outcome === 'stuck')?.first ?? null
-  if (stuck?.stuck?.reason !== 'timeout') {
-    const uncontrolled = await replayDiffers(scenario, baseline, cache, REPLAYS.baseline)
-    if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck }
-  }
+  const stuck = outputs.find(group => group.first.outcome === 'stuck')?.first ?? null
+  const uncontrolled = await uncontrolledReplay(scenario, outputs, cache, stuck === null && outputs.length > 1)
+  if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck }
   if (stuck) return { verdict: 'stuck', divergence: null, uncontrolled: null, stuck }
-  if (exploration.outputs.length === 1) return { verdict: 'deterministic', divergence: null, uncontrolled: null, stuck: null }
-  const divergent = exploration.outputs[1]!.first
-  const uncontrolled = await replayDiffers(scenario, divergent, cache, REPLAYS.divergence)
-    ?? await replayDiffers(scenario, baseline, cache, REPLAYS.divergence)
-  if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck: null }
-  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, divergent, cache), uncontrolled: null, stuck: null }
+  if (outputs.length === 1) return { verdict: 'deterministic', divergence: null, uncontrolled: null, stuck: null }
+  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, outputs[1]!.first, cache), uncontrolled: null, stuck: null }
 }

@@ -1,18 +1,52 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { ExpectedTool, Scenario } from '../scenario/types.ts'
 import type { Projection } from '../oracle/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
+import type { UncontrolledReplay } from '../report/types.ts'
 import type { Analysis } from './analyze.ts'
-import { tokenOf } from './analyze.ts'
+import { tokenOf, UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from './explore.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])
 }
 
+/** The header's tools as the projection holds them. */
+type HeaderTool = { name?: unknown, description?: unknown, parameters?: unknown }
+
+/** What the header fails of `expect.header`, in a line; undefined when it carries exactly the expected tools. */
+export function headerProblem(expected: readonly ExpectedTool[], header: unknown): string | undefined {
+  if (header === null || header === undefined) return 'expected a request header, but none was logged'
+  const tools = ((header as { tools?: HeaderTool[] }).tools ?? [])
+  const names = (list: readonly { name?: unknown }[]) => `[${list.map(tool => String(tool.name)).join(', ')}]`
+  if (tools.length !== expected.length) {
+    return `expected a header of ${expected.length} tools ${names(expected)}, got ${tools.length} ${names(tools)}`
+  }
+  for (const [index, want] of expected.entries()) {
+    const got = tools[index]!
+    const which = `header tool ${index + 1}`
+    if (got.name !== want.name) return `${which}: expected ${JSON.stringify(want.name)}, got ${JSON.stringify(got.name)} (header ${names(tools)})`
+    if (want.description !== undefined && got.description !== want.description) {
+      return `${which} (${want.name}): expected description ${JSON.stringify(want.description)}, got ${JSON.stringify(got.description)}`
+    }
+    if (want.parameters !== undefined && JSON.stringify(got.parameters) !== JSON.stringify(want.parameters)) {
+      return `${which} (${want.name}): expected parameters ${JSON.stringify(want.parameters)}, got ${JSON.stringify(got.parameters)} (key order included)`
+    }
+  }
+  return undefined
+}
+
 /** The error texts of an output, for `expect.error`: load errors and turn errors. */
 function errorTexts(json: string): string[] {
   const projection = JSON.parse(json) as Projection
   return [...projection.errors.load, ...projection.errors.turn]
+}
+
+/** The problem line of an uncontrolled verdict: the interleaving, both hashes, the part that moved, and the likely causes. */
+export function uncontrolledProblem(replay: UncontrolledReplay): string {
+  const [explored, rerun] = replay.hashes.map(hash => hash.slice(0, 12))
+  const where = replay.part === null ? '' : `, differing in ${replay.part}`
+  return `the same interleaving replayed to different bytes (${replay.token}): explored ${explored}, rerun ${rerun}${where}; `
+    + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}`
 }
 
 /** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
@@ -24,7 +58,7 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     case 'error':
       return ['no interleaving ran']
     case 'uncontrolled':
-      return [`the same interleaving replayed to different bytes (${analysis.uncontrolled!.token}): nondeterminism outside the scheduler's control`]
+      return [uncontrolledProblem(analysis.uncontrolled!)]
     case 'stuck': {
       const info = analysis.stuck!.stuck!
       if (expect.outcome !== 'stuck') {
@@ -50,6 +84,10 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }
+    const header = expect.header !== undefined && record.outcome === expect.outcome
+      ? headerProblem(expect.header, (JSON.parse(group.json) as Projection).header)
+      : undefined
+    if (header !== undefined) problems.push(`${header} (${where})`)
     if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(group.json).some(text => text.includes(expect.error!))) {
       problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(group.json))} (${where})`)
     }

@@ -70,11 +70,15 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     problems,
     durationMs: input.durationMs,
   }
+  if (analysis.uncontrolled !== null) report.uncontrolled = analysis.uncontrolled
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report
 }
 
-/** The entry of a scenario the target cannot run. */
+/**
+ * The entry of a scenario the target cannot run: verdict `skipped` with the
+ * reason, no `passed` (it neither passed nor failed), nothing explored.
+ */
 export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
   return {
     name: scenario.name,
@@ -88,8 +92,7 @@ export function skippedReport(scenario: Scenario, strategy: string, reason: stri
     explored: 0,
     strategy,
     guarantee: 'sampled',
-    verdict: 'deterministic',
-    passed: true,
+    verdict: 'skipped',
     outcome: 'none',
     distinctOutputs: 0,
     outputs: [],

@@ -36,9 +36,9 @@ export function withOverrides(scenario: Scenario, options: { variant?: VariantNa
 async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined): Promise<GoldenCheck> {
   if (!policy || scenario.target !== 'reference') return { status: 'none' }
   // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
-  const effective = overridden ? { ...policy, update: false, ci: true } : policy
-  const check = await checkGolden(goldenOf(scenario.name, projection), effective)
-  return overridden && check.status === 'missing' ? { status: 'none' } : check
+  const compareOnly = overridden || policy.compareOnly === true
+  const check = await checkGolden(goldenOf(scenario.name, projection), compareOnly ? { ...policy, update: false, ci: true } : policy)
+  return compareOnly && check.status === 'missing' ? { status: 'none' } : check
 }
 
 /** What judging an exploration needs besides the exploration itself. */
@@ -103,9 +103,9 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
     scenarios: reports,
     summary: {
       scenarios: reports.length,
-      // Skipped scenarios (not run for their target) count in `scenarios` only.
-      passed: reports.filter(report => report.passed && report.skipped === undefined).length,
-      failed: reports.filter(report => !report.passed).length,
+      passed: reports.filter(report => report.passed === true).length,
+      failed: reports.filter(report => report.passed === false).length,
+      skipped: reports.filter(report => report.verdict === 'skipped').length,
       interleavings: reports.reduce((total, report) => total + report.explored, 0),
       durationMs,
     },

@@ -5,9 +5,13 @@ export function createUserMessage(text: string, id: string): UserMessage {
   return { content: [{ type: 'text', text }], source: { kind: 'user' }, role: 'user', id }
 }
 
-/** Builds the assistant message of one model step. */
+/**
+ * Builds the assistant message of one model step, in dsh's key order
+ * (`role, content, source, id`: dsh-llm's `createAssistantMessage`); the
+ * message is part of every later request's bytes.
+ */
 export function createAssistantMessage(content: readonly ContentBlock[], provider: string, model: string, id: string): AssistantMessage {
-  return { content, source: { kind: 'model', provider, model }, role: 'assistant', id }
+  return { role: 'assistant', content, source: { kind: 'model', provider, model }, id }
 }
 
 /** Builds the user-role message carrying one tool result back to the model. */

@@ -75,7 +75,7 @@ describe('loadrace matrix', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/^scenario +registration-order +stream-normalize$/m)
-    expect(result.stdout).toMatch(/^pair +div \(div\) +div·header \(div·header\)$/m)
+    expect(result.stdout).toMatch(/^pair +div·header \(div·header\) +div·header \(div·header\)$/m)
     expect(result.stdout).toContain('2 of 2 cells match their expectation')
     expect(await listing(report)).toEqual(['matrix.json', 'matrix.md'])
     const json = await readJson<MatrixReport>(join(report, 'matrix.json'))
@@ -84,7 +84,7 @@ describe('loadrace matrix', () => {
       ['stream-normalize', 'divergent', 'divergent', true],
     ])
     expect(json.cells[1]).toMatchObject({ part: 'header', requests: 'identical', golden: 'none' })
-    expect(await readFile(join(report, 'matrix.md'), 'utf8')).toContain('| `pair` | div (div) | div·header (div·header) |')
+    expect(await readFile(join(report, 'matrix.md'), 'utf8')).toContain('| `pair` | div·header (div·header) | div·header (div·header) |')
   }, 60_000)
 
   it('exits 1 when a cell contradicts its rule, naming the problem and the replay', async () => {
@@ -92,7 +92,7 @@ describe('loadrace matrix', () => {
     // One interleaving cannot show the race the rules expect of registration-order.
     const result = await run(['matrix', join(dir.root, 'pair'), '--variants', 'registration-order', '--budget', '1', '--workers', '1', '--report', report, '--format', 'json'])
     expect(result.code).toBe(1)
-    expect(result.stdout).toMatch(/^pair +det \(div\) ✗$/m)
+    expect(result.stdout).toMatch(/^pair +det \(div·header\) ✗$/m)
     expect(result.stdout).toContain('✗ registration-order on pair:')
     expect(result.stdout).toContain('verdict deterministic, expected divergent (racing)')
     expect(result.stdout).toContain("replay: npx loadrace replay 'pair@registration-order:")
@@ -104,7 +104,7 @@ describe('loadrace matrix', () => {
     const result = await runCli(['matrix', 'pair', '--variants', 'canonical,registration-order', '--workers', '2', '--report', report], { cwd: dir.root })
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^pair +det \(det\) +div \(div\)$/m)
+    expect(result.stdout).toMatch(/^pair +det \(det\) +div·header \(div·header\)$/m)
     expect(await listing(report)).toEqual(['matrix.json', 'matrix.md'])
   }, 120_000)
 })
@@ -113,7 +113,8 @@ describe('loadrace diff-targets', () => {
   it('--help says what is compared', async () => {
     const result = await run(['diff-targets', '--help'])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('the header tool order, the outcome kind, and the error messages')
+    expect(result.stdout).toContain('the request-header fold (tool names, descriptions, parameters, key order), every dispatched request')
+    expect(result.stdout).toContain('Normalised (declared differences): identity text at header.system, requests[*].system; model name at')
     expect(result.stdout).toContain('(default: reports/diff-targets)')
   })
 
@@ -127,7 +128,7 @@ describe('loadrace diff-targets', () => {
     const result = await run(['diff-targets', join(dir.root, 'pair'), join(dir.root, 'race'), '--workers', '1', '--report', report])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^pair +deterministic +deterministic +same$/m)
+    expect(result.stdout).toMatch(/^pair +deterministic +deterministic +1 +same$/m)
     expect(result.stdout).toContain('race (dsh): the published packages implement only the canonical policy')
     expect(result.stdout).toContain('0 of 1 compared scenario differ · 1 skipped')
     expect(await listing(report)).toEqual(['diff-targets.json', 'diff-targets.md'])

@@ -111,16 +111,22 @@ export const stuck = scenario({
   problems: ['plugin omega never finished loading'],
 })
 
-export const skipped = scenario({
-  name: 'acp-only',
+const { passed: _passed, ...ran } = scenario({ name: 'acp-only' })
+
+/** A skipped scenario: verdict `skipped` with its reason, and no `passed`. */
+export const skipped: ScenarioReport = {
+  ...ran,
   target: 'dsh',
+  verdict: 'skipped',
+  outcome: 'none',
+  space: '0',
   explored: 0,
   distinctOutputs: 0,
   outputs: [],
   golden: 'none',
   skipped: 'the dsh target has no acp-agent app',
   durationMs: 0,
-})
+}
 
 /** A complete report with one scenario of each kind. */
 export function sampleReport(overrides: Partial<Report> = {}): Report {
@@ -131,7 +137,7 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
     complete: true,
     options: { strategy: 'auto', seed: '42', budget: 1000, depth: null, strength: null, shard: null, workers: 2 },
     scenarios,
-    summary: { scenarios: 5, passed: 1, failed: 3, interleavings: 90, durationMs: 5000 },
+    summary: { scenarios: 5, passed: 1, failed: 3, skipped: 1, interleavings: 90, durationMs: 5000 },
     ...overrides,
   }
 }
@@ -140,6 +146,6 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
 export function passingReport(): Report {
   return sampleReport({
     scenarios: [deterministic],
-    summary: { scenarios: 1, passed: 1, failed: 0, interleavings: 24, durationMs: 125 },
+    summary: { scenarios: 1, passed: 1, failed: 0, skipped: 0, interleavings: 24, durationMs: 125 },
   })
 }

@@ -57,7 +57,7 @@ const report: Report = sampleReport({
     ...sampleReport().scenarios,
     { ...divergent, name: HOSTILE_TOOL, target: 'dsh', divergence: { ...divergent.divergence!, blame: ['alpha', HOSTILE_TOOL], swaps: { plugins: ['alpha', HOSTILE_TOOL], changed: [['alpha', HOSTILE_TOOL]] } } },
   ],
-  summary: { scenarios: 6, passed: 1, failed: 4, interleavings: 127, durationMs: 9321 },
+  summary: { scenarios: 6, passed: 1, failed: 4, skipped: 1, interleavings: 127, durationMs: 9321 },
 })
 
 describe.skipIf(!hasChromium)('report.html in headless Chromium', () => {

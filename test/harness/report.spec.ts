@@ -135,6 +135,10 @@ describe('renderJson', () => {
       'durationMs',
     ])
     expect(Object.keys(scenarios[4] ?? {})).toContain('skipped')
+    // A skipped scenario neither passed nor failed: it has a verdict of its own and no `passed`.
+    expect(scenarios[4]).toMatchObject({ verdict: 'skipped' })
+    expect(Object.keys(scenarios[4] ?? {})).not.toContain('passed')
+    expect(Object.keys(parsed.summary as object)).toEqual(['scenarios', 'passed', 'failed', 'skipped', 'interleavings', 'durationMs'])
     expect(Object.keys((scenarios[1]?.divergence ?? {}) as object)).toEqual(['part', 'kind', 'blame', 'tokens', 'diff', 'swaps'])
   })
 

@@ -12,7 +12,7 @@ import { main } from '../../harness/cli/main.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { captured, exists, inDir, listing, runCli } from '../harness/cli-fixtures.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
-import { badScenario, DEFECT_CLASSES, PLUGIN_MODULES, validScenarioDoc, type BadScenario, type DefectClass } from './bad-scenarios.ts'
+import { badScenario, DEFECT_CLASSES, HEADER_FILES, PLUGIN_MODULES, validScenarioDoc, type BadScenario, type DefectClass } from './bad-scenarios.ts'
 
 /** How many malformed files the in-process property runs. */
 const CASES = 1200
@@ -24,7 +24,7 @@ let dir: FixtureDir
 
 beforeAll(async () => {
   dir = await fixtureDir()
-  for (const [path, source] of Object.entries(PLUGIN_MODULES)) await dir.write(join('cases', path), source)
+  for (const [path, source] of Object.entries({ ...PLUGIN_MODULES, ...HEADER_FILES })) await dir.write(join('cases', path), source)
 })
 
 afterAll(removeFixtureDirs)

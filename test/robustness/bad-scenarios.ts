@@ -23,7 +23,7 @@ export interface ScenarioDoc extends Record<string, unknown> {
 /** The defect classes `badScenario` draws from, one small arbitrary each. */
 export const DEFECT_CLASSES = [
   'invalid-yaml', 'wrong-type', 'unknown-key', 'plugin-id', 'tool-name', 'unknown-choice', 'module', 'batches',
-  'out-of-range', 'missing-required', 'unsafe-yaml',
+  'out-of-range', 'missing-required', 'unsafe-yaml', 'expected-header',
 ] as const
 export type DefectClass = typeof DEFECT_CLASSES[number]
 
@@ -41,6 +41,16 @@ export const PLUGIN_MODULES: Readonly<Record<string, string>> = {
   'plugins/no-default.mjs': 'export function apply() {}\n',
   'plugins/not-a-plugin.mjs': 'export default { name: "not a plugin" }\n',
   'plugins/throws.mjs': 'throw new Error("module cannot start")\n',
+}
+
+/** The `expect.header` files the `expected-header` defects and the valid documents point at, relative to the scenario folder. */
+export const HEADER_FILES: Readonly<Record<string, string>> = {
+  'headers/good.json': '[{"name": "alpha", "description": "alpha tool"}, "beta"]\n',
+  'headers/not-json.json': '[{"name": "alpha",]\n',
+  'headers/not-a-list.json': '{"name": "alpha"}\n',
+  'headers/bad-name.json': '["alpha", {"name": 3}]\n',
+  'headers/bad-description.json': '[{"name": "alpha", "description": ["x"]}]\n',
+  'headers/unknown-key.json': '[{"name": "alpha", "colour": "red"}]\n',
 }
 
 // ---------------------------------------------------------------- valid documents
@@ -62,8 +72,14 @@ const entryBody: fc.Arbitrary<EntryDoc> = fc.oneof(
   fc.record({ module: fc.constant('./plugins/good.mjs'), config: fc.dictionary(toolName, fc.integer(), { maxKeys: 2 }) }, { requiredKeys: ['module'] }),
 )
 
+const headerItem: fc.Arbitrary<unknown> = fc.oneof(
+  toolName,
+  fc.record({ name: toolName, description: fc.string({ maxLength: 20 }), parameters: fc.constant({ type: 'object', properties: {} }) }, { requiredKeys: ['name'] }),
+)
+
 const expectation = fc.oneof(
   fc.record({ outcome: fc.constantFrom('completed', 'stuck'), tools: fc.array(toolName, { maxLength: 3 }), deterministic: fc.boolean() }, { requiredKeys: ['outcome'] }),
+  fc.record({ outcome: fc.constantFrom('completed', 'load-error'), header: fc.oneof(fc.array(headerItem, { maxLength: 3 }), fc.constant('./headers/good.json')) }),
   fc.record({ outcome: fc.constantFrom('turn-error', 'load-error'), error: fc.string({ maxLength: 20 }) }),
 )
 
@@ -180,6 +196,7 @@ const TOP_FIELDS: readonly (readonly [string[], Kind])[] = [
   [['name'], 'string'], [['description'], 'string'], [['turns'], 'number'], [['timeout'], 'number'], [['invariant'], 'boolean'],
   [['plugins'], 'list'], [['expect'], 'mapping'], [['config'], 'mapping'], [['config', 'persona'], 'string'], [['config', 'toolOrder'], 'list'],
   [['expect', 'outcome'], 'string'], [['expect', 'deterministic'], 'boolean'], [['expect', 'tools'], 'list'],
+  [['expect', 'header'], 'list'],
 ]
 
 /** Fields of a plugin entry, the type each must have, and the kind of entry they belong to. */
@@ -238,7 +255,11 @@ const ENTRY_PLACES: readonly (readonly [readonly string[], string, (key: string,
 /** Where an unknown key goes: the keys known there, and how to put it in (the document and the key's path). */
 const UNKNOWN_KEY_PLACES: readonly { known: readonly string[], put: (doc: ScenarioDoc, at: number, key: string, value: unknown) => [Record<string, unknown>, string] }[] = [
   { known: TOP_KEYS, put: (doc, _at, key, value) => [withKey(doc, key, value), key] },
-  { known: ['outcome', 'tools', 'error', 'deterministic'], put: (doc, _at, key, value) => [{ ...doc, expect: withKey(doc.expect, key, value) }, `expect.${key}`] },
+  { known: ['outcome', 'tools', 'header', 'error', 'deterministic'], put: (doc, _at, key, value) => [{ ...doc, expect: withKey(doc.expect, key, value) }, `expect.${key}`] },
+  {
+    known: ['name', 'description', 'parameters'],
+    put: (doc, _at, key, value) => [{ ...doc, expect: { outcome: 'completed', header: ['x', withKey({ name: 'y' }, key, value)] } }, `expect.header[1].${key}`],
+  },
   { known: ['persona', 'toolOrder'], put: (doc, _at, key, value) => [withKey(doc, 'config', withKey({ persona: 'p' }, key, value)), `config.${key}`] },
   {
     known: ENTRY_KEYS,
@@ -304,7 +325,7 @@ const toolNameDefect = fc.record({
   names: fc.array(toolName, { minLength: 1, maxLength: 3 }),
   item: notToolName,
   nameValue: fc.oneof(fc.constant(''), notString),
-  place: fc.constantFrom('tools', 'tool-object', 'tool-object-no-name', 'batches', 'listener', 'expect', 'tool-order'),
+  place: fc.constantFrom('tools', 'tool-object', 'tool-object-no-name', 'batches', 'listener', 'expect', 'expect-header', 'tool-order'),
   action: fc.constantFrom('append', 'prepend', 'remove'),
 }).map(({ doc, at, slot, names, item, nameValue, place, action }) => {
   const { list, position } = insertAt(names, slot, item)
@@ -313,6 +334,10 @@ const toolNameDefect = fc.record({
       // expect.tools may hold any string (even ""): only a non-string is wrong there.
       const { list: tools, position: k } = insertAt(names, slot, item === '' ? 0 : item)
       return bad('tool-name', { ...doc, expect: { outcome: 'completed', tools } }, `expect.tools[${k}]`)
+    }
+    case 'expect-header': {
+      // A header item is a non-empty name or a mapping with one: "", a number, a list or null is not.
+      return bad('tool-name', { ...doc, expect: { outcome: 'completed', header: list } }, `expect.header[${position}]`)
     }
     case 'tool-order': {
       const { list: toolOrder, position: k } = insertAt(names, slot, item === '' ? 0 : item)
@@ -420,6 +445,22 @@ const unsafeYaml = fc.record({ doc: validScenarioDoc, line: fc.constantFrom(...U
   return { defect: 'unsafe-yaml' as const, text, path }
 })
 
+/** A malformed `expect.header`: a file that cannot be used, or a header where it cannot apply. */
+const expectedHeaderDefect = fc.record({
+  doc: validScenarioDoc,
+  what: fc.constantFrom(
+    './headers/missing.json', './headers', './headers/not-json.json', './headers/not-a-list.json', './headers/bad-name.json',
+    './headers/bad-description.json', './headers/unknown-key.json', 'with-tools', 'turn-error', 'stuck',
+  ),
+}).map(({ doc, what }) => {
+  switch (what) {
+    case 'with-tools': return bad('expected-header', { ...doc, expect: { outcome: 'completed', tools: ['a'], header: ['a'] } }, 'expect.header')
+    case 'turn-error': return bad('expected-header', { ...doc, expect: { outcome: 'turn-error', header: ['a'] } }, 'expect.header')
+    case 'stuck': return bad('expected-header', { ...doc, expect: { header: ['a'], outcome: 'stuck' } }, 'expect.header')
+    default: return bad('expected-header', { ...doc, expect: { outcome: 'completed', header: what } }, 'expect.header')
+  }
+})
+
 /** Every defect class, with its arbitrary. */
 const DEFECTS: Readonly<Record<DefectClass, fc.Arbitrary<BadScenario>>> = {
   'invalid-yaml': invalidYaml,
@@ -433,6 +474,7 @@ const DEFECTS: Readonly<Record<DefectClass, fc.Arbitrary<BadScenario>>> = {
   'out-of-range': outOfRange,
   'missing-required': missingRequired,
   'unsafe-yaml': unsafeYaml,
+  'expected-header': expectedHeaderDefect,
 }
 
 /** A malformed scenario file of any defect class, each class equally likely. */
