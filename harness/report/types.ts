@@ -73,6 +73,8 @@ export interface ScenarioReport {
   expected: { outcome: string, deterministic: boolean }
   /** Why the scenario failed, one line per reason (empty when it passed). */
   problems: string[]
+  /** The golden's path (as the sweep's working directory sees it), when one was compared or written. */
+  goldenFile?: string
   /** Unified diff against the golden, when it mismatched. */
   goldenDiff?: string
   /** Set when the scenario was not run for this target, with the reason. */

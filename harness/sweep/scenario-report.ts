@@ -3,6 +3,7 @@ import type { GoldenStatus, ReportOutput, ScenarioReport } from '../report/types
 import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
+import { replayableSchedule } from './runner.ts'
 import type { Exploration } from './explore.ts'
 
 export interface ScenarioVerdictInput {
@@ -11,7 +12,7 @@ export interface ScenarioVerdictInput {
   exploration: Exploration
   analysis: Analysis
   problems: string[]
-  golden: { status: GoldenStatus, diff?: string }
+  golden: { status: GoldenStatus, file?: string, diff?: string }
   durationMs: number
 }
 
@@ -29,12 +30,12 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     hash: group.hash,
     count: group.count,
     first: group.first.index,
-    token: tokenOf(scenario, group.first.schedule),
+    token: tokenOf(scenario, replayableSchedule(group.first)),
     tools: group.first.tools,
   }))
   const goldenFailed = input.golden.status === 'mismatch' || input.golden.status === 'missing'
   const problems = [...input.problems]
-  if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden')
+  if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden (accept the new bytes with --update-goldens, or -u)')
   if (input.golden.status === 'missing') problems.push('no golden pinned for this scenario (run with --update-goldens to write it)')
   const report: ScenarioReport = {
     name: scenario.name,
@@ -57,6 +58,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     problems,
     durationMs: input.durationMs,
   }
+  if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report
 }

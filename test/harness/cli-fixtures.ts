@@ -75,10 +75,15 @@ export async function readReport(dir: string): Promise<Report> {
   return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report
 }
 
-/** A report without what legitimately differs between equal runs: timings and the worker count. */
+/**
+ * A report without what legitimately differs between equal runs: timings,
+ * the worker count, and the golden paths (the specs give each run its own
+ * goldens folder).
+ */
 export function comparable(report: Report): Report {
   const stripped = stripTimings(report)
-  return { ...stripped, options: { ...stripped.options, workers: 0 } }
+  const scenarios = stripped.scenarios.map(({ goldenFile: _path, ...scenario }) => scenario)
+  return { ...stripped, scenarios, options: { ...stripped.options, workers: 0 } }
 }
 
 /** Whether `path` exists. */
