@@ -77,7 +77,7 @@ export function renderDiffMarkdown(report: TargetDiffReport): string {
       lines.push(`### ${markdownCode(comparison.scenario)}`, '')
       for (const difference of comparison.differences) {
         lines.push(`- ${escapeMarkdown(differenceText(difference, report.targets))}`)
-        for (const seen of [...difference.left, ...difference.right]) lines.push(`  - replay: ${markdownCode(replayCommand(seen.token))}`)
+        for (const seen of [...difference.left, ...difference.right]) lines.push(`  - replay: ${markdownCode(replayCommand(seen.token, comparison.file))}`)
       }
       lines.push('')
     }

@@ -7,7 +7,7 @@ import { diffPart, firstDifference } from '../oracle/compare.ts'
 import type { Projection } from '../oracle/projection.ts'
 import type { Exploration } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
-import type { RunRecord } from './runner.ts'
+import { replayableSchedule, type RunRecord } from './runner.ts'
 import { swapMatrix } from './swaps.ts'
 import { spaceOfScenario } from './explore.ts'
 
@@ -32,17 +32,17 @@ export const REPLAYS = { baseline: 2, divergence: 4 } as const
 /** Replays `record`'s schedule `times` times; any different hash means nondeterminism the harness does not control. */
 async function replayDiffers(scenario: Scenario, record: RunRecord, cache: RunCache, times: number): Promise<Analysis['uncontrolled']> {
   for (let i = 0; i < times; i++) {
-    const again = await cache.rerun(record.schedule)
-    if (again.hash !== record.hash) return { token: tokenOf(scenario, record.schedule), hashes: [record.hash, again.hash] }
+    const again = await cache.rerun(replayableSchedule(record))
+    if (again.hash !== record.hash) return { token: tokenOf(scenario, replayableSchedule(record)), hashes: [record.hash, again.hash] }
   }
   return null
 }
 
 async function counterexample(scenario: Scenario, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
-  const result = await minimize(base.schedule, divergent.schedule, schedule => cache.hash(schedule))
+  const result = await minimize(replayableSchedule(base), replayableSchedule(divergent), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
-  const tokens: [string, string] = [tokenOf(scenario, left.schedule), tokenOf(scenario, right.schedule)]
+  const tokens: [string, string] = [tokenOf(scenario, replayableSchedule(left)), tokenOf(scenario, replayableSchedule(right))]
   const a = JSON.parse(left.json) as Projection
   const b = JSON.parse(right.json) as Projection
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
@@ -53,7 +53,7 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
     blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
-    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, base.schedule, result.blame, cache) },
+    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache) },
   }
 }
 

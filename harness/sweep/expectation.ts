@@ -4,6 +4,7 @@ import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
 import type { Exploration } from './explore.ts'
+import { replayableSchedule } from './runner.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])
@@ -15,6 +16,13 @@ function errorTexts(json: string): string[] {
   return [...projection.errors.load, ...projection.errors.turn]
 }
 
+/** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
+function errorsSaid(json: string): string {
+  const { errors } = JSON.parse(json) as Projection
+  const said = [...errors.load.map(text => `load error ${JSON.stringify(text)}`), ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`)]
+  return said.length === 0 ? '' : `: ${said.join('; ')}`
+}
+
 /** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
 export function expectationProblems(scenario: Scenario, exploration: Exploration, analysis: Analysis): string[] {
   const expect = scenario.expect
@@ -23,12 +31,14 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
   switch (analysis.verdict) {
     case 'error':
       return ['no interleaving ran']
-    case 'uncontrolled':
-      return [`the same interleaving replayed to different bytes (${analysis.uncontrolled!.token}): nondeterminism outside the scheduler's control`]
+    case 'uncontrolled': {
+      const { token, hashes } = analysis.uncontrolled!
+      return [`the same interleaving replayed to different bytes (${token}: ${hashes[0]}, then ${hashes[1]}): nondeterminism outside the scheduler's control`]
+    }
     case 'stuck': {
       const info = analysis.stuck!.stuck!
       if (expect.outcome !== 'stuck') {
-        problems.push(`interleaving ${tokenOf(scenario, analysis.stuck!.schedule)} is stuck (${info.reason} during ${info.phase}; waiting for ${info.waiting.join(', ') || 'unsettled work'})`)
+        problems.push(`interleaving ${tokenOf(scenario, replayableSchedule(analysis.stuck!))} is stuck (${info.reason} during ${info.phase}; waiting for ${info.waiting.join(', ') || 'unsettled work'})`)
       }
       break
     }
@@ -45,8 +55,8 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
   }
   for (const group of exploration.outputs) {
     const record = group.first
-    const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, record.schedule)}`
-    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})`)
+    const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
+    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(group.json)}`)
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }
