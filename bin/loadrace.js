@@ -4,6 +4,13 @@
 // tsx is registered, for the TypeScript plugin modules scenarios may name.
 import { existsSync } from 'node:fs'
 
+// A reader that stops early (`| head`) closes the pipe; the command goes on, and still writes its report files.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error
+  })
+}
+
 const checkout = existsSync(new URL('../harness/cli/main.ts', import.meta.url))
 const harness = new URL(checkout ? '../harness/' : '../dist/harness/', import.meta.url)
 const { enableTypeScript } = await import(new URL('typescript-loader.js', harness).href)

@@ -5,6 +5,8 @@
  * replay commands and the trimmed diff. Importing this module needs no test
  * runner; the matcher is registered with `expect.extend(loadraceMatchers)`.
  */
+// Types only: the matcher's declaration merges into vitest's (nothing of vitest is loaded).
+import type {} from 'vitest'
 import type { VariantName } from '../src/variants/types.ts'
 import { isCi } from './cli/environment.ts'
 import type { GoldenPolicy } from './goldens/golden.ts'

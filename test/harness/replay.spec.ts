@@ -161,4 +161,12 @@ describe('output through a pipe', () => {
     const replayed = JSON.parse(text) as { projection: { header: { tools: { description: string }[] } } }
     expect(replayed.projection.header.tools[0]!.description).toBe('x'.repeat(100_000))
   })
+
+  it('a reader that stops early does not crash the sweep, which still writes its report and exits with its code', async () => {
+    const command = `node ${JSON.stringify(BIN)} sweep elsewhere --workers 1 --report early | head -1; echo "exit $\{PIPESTATUS[0]}"`
+    const { stdout, stderr } = await exec('bash', ['-c', command], { cwd: join(dir.root, 'work'), env: { ...process.env, CI: '' } })
+    expect(stderr).toBe('')
+    expect(stdout).toMatch(/^✗ {2}race +divergent.*\nexit 1\n$/)
+    expect((await readReport(join(dir.root, 'work', 'early'))).scenarios).toHaveLength(2)
+  })
 })
