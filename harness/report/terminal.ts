@@ -51,7 +51,7 @@ function trimmedDiff(title: string, diff: string, style: Style): string[] {
 
 /** What a failure needs explained, one indented line each: problems, blame, replay commands, diffs. */
 export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): string[] {
-  const lines = scenario.problems.map(problem => `${INDENT}${problem}`)
+  const lines = scenario.problems.flatMap(problem => problem.split('\n').map(line => `${INDENT}${line}`))
   const divergence = scenario.divergence
   if (divergence !== null) {
     lines.push(`${INDENT}blame: ${style.bold(`${divergence.blame[0]} ↔ ${divergence.blame[1]}`)} (${divergence.part}, ${divergence.kind})`)

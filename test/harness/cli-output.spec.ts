@@ -3,7 +3,10 @@ import { wantsColour } from '../../harness/cli/colour.ts'
 import type { Cli } from '../../harness/cli/command.ts'
 import { heartbeatInterval, heartbeatText, DEFAULT_HEARTBEAT_MS } from '../../harness/cli/heartbeat.ts'
 import { main } from '../../harness/cli/main.ts'
-import { failureDetails, MAX_DIFF_LINES } from '../../harness/report/terminal.ts'
+import { githubAnnotation } from '../../harness/cli/annotations.ts'
+import { failureDetails, MAX_DIFF_LINES, scenarioBlock, scenarioLine } from '../../harness/report/terminal.ts'
+import { replayCommand } from '../../harness/report/present.ts'
+import type { ScenarioReport } from '../../harness/report/types.ts'
 import { captured, FIVE, inDir, PAIR, RACE } from './cli-fixtures.ts'
 import { divergent } from './report-fixtures.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from './scenario-fixtures.ts'
@@ -118,6 +121,20 @@ describe('GitHub Actions', () => {
     const quiet = captured()
     await sweep(['race.yml'], quiet.cli)
     expect(quiet.stdout()).not.toContain('::error')
+  })
+})
+
+describe('verdicts this version does not know', () => {
+  it('are shown as they are, failing or passing by the entry\'s own result', () => {
+    const future = { ...divergent, verdict: 'host-dependent', divergence: null, goldenDiff: undefined } as unknown as ScenarioReport
+    const lines = scenarioBlock(future, future.name.length)
+    expect(lines[0]).toBe('✗  registration-race  host-dependent (completed)  t-way:2     37/20922789888000')
+    expect(lines.slice(1)).toEqual([
+      ...future.problems.flatMap(problem => problem.split('\n').map(line => `    ${line}`)),
+      ...future.outputs.map((output, i) => `    replay (output ${i + 1} (${output.hash.slice(0, 12)}, ${output.count} interleavings)): ${replayCommand(output.token, future.file)}`),
+    ])
+    expect(githubAnnotation(future)).toMatch(/^::error file=scenarios\/registration-race\.yml,title=loadrace%3A registration-race is host-dependent::/)
+    expect(scenarioLine({ ...future, passed: true }, 0)).toMatch(/^✓ {2}registration-race {2}host-dependent/)
   })
 })
 
