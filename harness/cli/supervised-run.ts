@@ -25,7 +25,7 @@ export interface Supervision {
    */
   onProgress(label: (scenario: Scenario) => string): (scenario: Scenario, explored: number, planned: number) => void
   /** Tells the heartbeat how many units (scenarios, cells) the work has. */
-  expect(units: number): void
+  setTotal(units: number): void
   /** Tells the heartbeat that the unit `label` starts (before its first interleaving reports progress). */
   starting(label: string): void
   /** Clears the progress line before the command prints anything. */
@@ -62,7 +62,7 @@ export async function supervised(
         progress?.update(label(scenario), explored, planned)
         heartbeat?.update(label(scenario), explored, planned)
       },
-      expect: (count) => { units = count },
+      setTotal: (count) => { units = count },
       starting: label => heartbeat?.update(label, 0, 0),
       clearProgress: () => progress?.clear(),
     })

@@ -55,11 +55,11 @@ export const sweepCommand: Command = {
     const human = reporter === 'json' ? cli.stderr : cli.stdout
     const style = styleFor(human, cli.env)
     const annotate = onGithubActions(cli.env)
-    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, expect, starting, clearProgress }) => {
+    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
       const scenarios = matching(await scenariosFrom(args.operands), filter)
       // Interrupted before anything ran: nothing to report.
       if (signal.aborted) return interrupted()!
-      expect(scenarios.length)
+      setTotal(scenarios.length)
       const width = nameWidth(scenarios.map(scenario => scenario.name))
       const failed = new AbortController()
       let judged = 0
