@@ -21,3 +21,13 @@ export type { Target, TargetName } from './targets/types.ts'
 export { writeReport, parseFormats } from './report/write.ts'
 export type { Report, ScenarioReport, Divergence, Verdict } from './report/types.ts'
 export { expectDeterministic } from './vitest.ts'
+export { checkScenario, expectScenario, loadraceMatchers, ScenarioFailure } from './vitest.ts'
+export type { ScenarioCheckOptions } from './vitest.ts'
+/**
+ * For plugin modules written in TypeScript: cordis's types, with the
+ * reference's services on `Context` (`ctx.tools`, `ctx.systemPrompt`, …).
+ */
+export type { Context, Plugin } from '@deepseek-ai/cordis'
+export type { ToolRegistry } from '../src/tools/registry.ts'
+export type { ToolDefinition, ToolCallContext } from '../src/tools/types.ts'
+export type { SystemPrompt } from '../src/system-prompt/service.ts'

@@ -1,61 +1,171 @@
-import { loadScenario } from './scenario/load.ts'
+/**
+ * loadrace in a test runner (`loadrace/vitest`): check a scenario file the way
+ * `loadrace sweep FILE` does — its `expect:` block and its golden — and fail
+ * with the lines the command prints for it: the problems, the blame pair, the
+ * replay commands and the trimmed diff. Importing this module needs no test
+ * runner; the matcher is registered with `expect.extend(loadraceMatchers)`.
+ */
+// Types only: the matcher's declaration merges into vitest's (nothing of vitest is loaded).
+import type {} from 'vitest'
 import type { VariantName } from '../src/variants/types.ts'
-import type { TargetName } from './targets/types.ts'
+import { isCi } from './cli/environment.ts'
+import type { GoldenPolicy } from './goldens/golden.ts'
+import { resultOf } from './report/present.ts'
+import { failureDetails, scenarioBlock, scenarioLine } from './report/terminal.ts'
 import type { ScenarioReport } from './report/types.ts'
+import { loadScenario } from './scenario/load.ts'
 import type { StrategyName } from './strategies/index.ts'
 import { DEFAULT_BUDGET } from './strategies/index.ts'
 import { inProcessRunner } from './sweep/runner.ts'
 import { sweepScenario } from './sweep/sweep.ts'
-import { replayCommand } from './report/present.ts'
+import type { TargetName } from './targets/types.ts'
 
-export interface DeterminismOptions {
+/** How to check a scenario: the `loadrace sweep` options that apply to one file. Every one defaults as the command does. */
+export interface ScenarioCheckOptions {
   strategy?: StrategyName
   budget?: number
   seed?: string
+  depth?: number
+  strength?: number
   variant?: VariantName
   target?: TargetName
+  /** Per-interleaving timeout in milliseconds; default: the scenario's own, else 5000. */
+  timeout?: number
+  /** `--goldens DIR`: the folder of the golden; default: the goldens folder beside the scenario's (see the README). */
+  goldens?: string
+  /** `--update-goldens`: write the golden anew. Default: false; the matcher also does it under `vitest -u`. */
+  updateGoldens?: boolean
+  /** Whether a missing golden fails instead of being written; default: whether `CI` is set, as for the command. */
+  ci?: boolean
 }
 
-/** The failure message of a scenario that is not byte-identical across interleavings. */
-export function describeFailure(report: ScenarioReport): string {
-  const lines = [`${report.file}: ${report.name} is ${report.verdict} across ${report.explored} interleavings (guarantee ${report.guarantee})`]
-  const divergence = report.divergence
-  if (divergence) {
-    lines.push(`swapping ${divergence.blame[0]} and ${divergence.blame[1]} changes the ${divergence.part} (${divergence.kind})`)
-    lines.push(`replay: ${replayCommand(divergence.tokens[0])}`, `replay: ${replayCommand(divergence.tokens[1])}`)
-    lines.push(divergence.diff)
-  } else {
-    for (const output of report.outputs) lines.push(`replay: ${replayCommand(output.token)}`)
+/** A scenario that did not pass: the message is what `loadrace sweep` prints for it. */
+export class ScenarioFailure extends Error {
+  override readonly name = 'ScenarioFailure'
+  /** The scenario's entry, as report.json would hold it. */
+  readonly report: ScenarioReport
+
+  constructor(report: ScenarioReport, message: string) {
+    super(message)
+    this.report = report
   }
-  return lines.join('\n')
 }
 
 /**
- * A vitest-friendly assertion: sweeps one scenario file in this process and
- * throws, with the blame pair, the diff and replay tokens, unless every
- * explored interleaving produced the same bytes. Resolves to the scenario's
- * report entry.
+ * What `loadrace sweep` prints for this scenario, under a line naming its
+ * file; for a scenario that met its expectation (a race it was expected to
+ * show) the details a failure would have, for `expectDeterministic`.
+ */
+export function describeFailure(report: ScenarioReport): string {
+  const width = report.name.length
+  const lines = resultOf(report) === 'failed' ? scenarioBlock(report, width) : [scenarioLine(report, width), ...failureDetails(report)]
+  return [`loadrace: ${report.file}`, ...lines].join('\n')
+}
+
+/**
+ * Sweeps one scenario file in this process as `loadrace sweep FILE --workers 1`
+ * would, comparing (or writing) its golden, and resolves to its report entry
+ * whatever the result. Rejects on a malformed file (a `ScenarioError`).
+ */
+export async function checkScenario(file: string, options: ScenarioCheckOptions = {}): Promise<ScenarioReport> {
+  return sweepFile(file, options, { dir: options.goldens, update: options.updateGoldens ?? false, ci: options.ci ?? isCi(process.env) })
+}
+
+/** Sweeps one scenario file in this process with one runner; `goldens` undefined: no golden check. */
+async function sweepFile(file: string, options: ScenarioCheckOptions, goldens: GoldenPolicy | undefined): Promise<ScenarioReport> {
+  const scenario = await loadScenario(file)
+  const runner = inProcessRunner({ timeoutMs: options.timeout })
+  try {
+    return await sweepScenario(scenario, {
+      strategy: options.strategy ?? 'auto',
+      budget: options.budget ?? DEFAULT_BUDGET,
+      seed: options.seed ?? '0',
+      depth: options.depth,
+      strength: options.strength,
+      variant: options.variant,
+      target: options.target,
+      runner,
+      workers: 1,
+      goldens,
+    })
+  } finally {
+    await runner.close()
+  }
+}
+
+/**
+ * Checks a scenario file as `loadrace sweep FILE` would and throws a
+ * `ScenarioFailure` carrying the command's lines for it unless it passes — a
+ * scenario expected to diverge passes when the race is found. A scenario its
+ * target cannot run passes, as skipped. Resolves to the report entry.
  *
  * ```ts
- * it('registers deterministically', async () => {
- *   await expectDeterministic('scenarios/ci-flake.yml')
+ * it('registers tools deterministically', async () => {
+ *   await expectScenario('scenarios/ci-flake.yml')
  * })
  * ```
  */
-export async function expectDeterministic(file: string, options: DeterminismOptions = {}): Promise<ScenarioReport> {
-  const scenario = await loadScenario(file)
-  const runner = inProcessRunner()
-  const report = await sweepScenario(scenario, {
-    strategy: options.strategy ?? 'auto',
-    budget: options.budget ?? DEFAULT_BUDGET,
-    seed: options.seed ?? '0',
-    variant: options.variant,
-    target: options.target,
-    runner,
-    workers: 1,
-  })
-  await runner.close()
+export async function expectScenario(file: string, options: ScenarioCheckOptions = {}): Promise<ScenarioReport> {
+  const report = await checkScenario(file, options)
+  if (resultOf(report) === 'failed') throw new ScenarioFailure(report, describeFailure(report))
+  return report
+}
+
+/** The parts of vitest's matcher state the matcher reads. */
+interface MatcherContext {
+  isNot?: boolean
+  snapshotState?: { snapshotUpdateState?: string }
+}
+
+/** The result a vitest matcher returns. */
+interface MatcherResult {
+  pass: boolean
+  message: () => string
+}
+
+/**
+ * Matchers for `expect.extend(loadraceMatchers)`:
+ * `await expect('scenarios/x.yml').toPassLoadrace(options?)` passes exactly
+ * when `loadrace sweep scenarios/x.yml` would, and fails with its lines.
+ * Under `vitest -u` (update snapshots) goldens are written anew.
+ */
+export const loadraceMatchers = {
+  async toPassLoadrace(this: MatcherContext, received: unknown, options: ScenarioCheckOptions = {}): Promise<MatcherResult> {
+    if (typeof received !== 'string') {
+      return { pass: false, message: () => `toPassLoadrace: expected the path of a scenario file, got ${typeof received}` }
+    }
+    const updateGoldens = options.updateGoldens ?? this.snapshotState?.snapshotUpdateState === 'all'
+    const report = await checkScenario(received, { ...options, updateGoldens })
+    const pass = resultOf(report) !== 'failed'
+    return {
+      pass,
+      message: () => (pass ? `loadrace: ${received}: ${report.name} passes (${report.verdict}), expected it not to` : describeFailure(report)),
+    }
+  },
+}
+
+declare module 'vitest' {
+  // Merged with vitest's own declaration, whose type parameter (`any` default included) every declaration must repeat.
+  interface Matchers<T = any> {
+    /** Passes exactly when `loadrace sweep FILE` would; fails with its lines. Register with `expect.extend(loadraceMatchers)`. */
+    toPassLoadrace(options?: ScenarioCheckOptions): Promise<void>
+  }
+}
+
+/**
+ * Throws unless every explored interleaving of the scenario produced the same
+ * bytes; resolves to the report entry. It checks the verdict only: it ignores
+ * the scenario's `expect:` block and golden, so it disagrees with the command
+ * on a scenario expected to diverge.
+ *
+ * @deprecated Use `expectScenario(file)` (or `toPassLoadrace()`), which agrees
+ * with `loadrace sweep`. For a scenario expected to be deterministic the two
+ * differ only in that `expectScenario` also checks the golden and the rest of
+ * `expect:`.
+ */
+export async function expectDeterministic(file: string, options: ScenarioCheckOptions = {}): Promise<ScenarioReport> {
+  const report = await sweepFile(file, options, undefined)
   if (report.skipped !== undefined) throw new Error(`${file}: not run on target ${report.target}: ${report.skipped}`)
-  if (report.verdict !== 'deterministic') throw new Error(describeFailure(report))
+  if (report.verdict !== 'deterministic') throw new ScenarioFailure(report, describeFailure(report))
   return report
 }

@@ -4,6 +4,8 @@ import { UsageError } from './usage-error.ts'
 export interface OptionSpec {
   /** The long name, without the dashes. */
   name: string
+  /** A one-letter alias, without the dash (`-u` for `--update-goldens`). */
+  short?: string
   /** The placeholder of its value, e.g. `N`; absent for a flag. */
   value?: string
   /** The default as the help shows it. */
@@ -48,10 +50,18 @@ function optionNamed(spec: CommandSpec, name: string): OptionSpec {
   return option
 }
 
+/** The option a one-letter alias such as `-u` stands for. */
+function optionAliased(spec: CommandSpec, arg: string): OptionSpec {
+  const option = spec.options.find(candidate => candidate.short !== undefined && `-${candidate.short}` === arg)
+  if (!option) throw new UsageError(`unknown option ${arg} (see loadrace ${spec.name} --help)`)
+  return option
+}
+
 /**
  * Parses the arguments after the command name. Options take `--name value`
- * or `--name=value`; a value may start with a single dash (so `--budget -1`
- * is read, then rejected as a budget); `--` ends the options. Throws a
+ * or `--name=value`, and those with a one-letter alias also `-x value`; a
+ * value may start with a single dash (so `--budget -1` is read, then
+ * rejected as a budget); `--` ends the options. Throws a
  * `UsageError` for an unknown option, a missing value, a repeated option that
  * does not repeat, a value given to a flag, or too many operands.
  */
@@ -72,12 +82,10 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
       parsed.help = true
       continue
     }
-    if (!arg.startsWith('--')) {
-      throw new UsageError(`unknown option ${arg} (see loadrace ${spec.name} --help)`)
-    }
-    const equals = arg.indexOf('=')
-    const name = arg.slice(2, equals < 0 ? undefined : equals)
-    const option = optionNamed(spec, name)
+    const aliased = !arg.startsWith('--')
+    const equals = aliased ? -1 : arg.indexOf('=')
+    const option = aliased ? optionAliased(spec, arg) : optionNamed(spec, arg.slice(2, equals < 0 ? undefined : equals))
+    const name = option.name
     if (option.value === undefined) {
       if (equals >= 0) throw new UsageError(`--${name}: takes no value, got "${arg.slice(equals + 1)}"`)
       parsed.flags.add(name)

@@ -37,7 +37,7 @@ export const diffTargetsCommand: Command = {
   },
   async run(args, cli) {
     const explore = readComparisonExplore(args)
-    const workers = readWorkers(args)
+    const workers = readWorkers(args, cli.stderr)
     const timeoutMs = readTimeout(args)
     const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
     return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {

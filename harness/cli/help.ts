@@ -8,7 +8,8 @@ function columns(rows: readonly [string, string][]): string[] {
 }
 
 function optionRow(option: OptionSpec): [string, string] {
-  const left = option.value === undefined ? `--${option.name}` : `--${option.name} ${option.value}`
+  const long = option.short === undefined ? `--${option.name}` : `-${option.short}, --${option.name}`
+  const left = option.value === undefined ? long : `${long} ${option.value}`
   const right = option.default === undefined ? option.help : `${option.help} (default: ${option.default})`
   return [left, right]
 }

@@ -56,7 +56,7 @@ export const matrixCommand: Command = {
   async run(args, cli) {
     const explore = readComparisonExplore(args)
     const variants = readVariants(args)
-    const workers = readWorkers(args)
+    const workers = readWorkers(args, cli.stderr)
     const timeoutMs = readTimeout(args)
     const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
     const goldens = readGoldens(args, cli.env)

@@ -14,7 +14,7 @@ export function matrixSummary(report: MatrixReport, written: readonly string[]):
   if (mismatched.length > 0) lines.push('')
   for (const cell of mismatched) {
     lines.push(`✗ ${cell.variant} on ${cell.scenario}:`, ...cell.problems.map(problem => `    ${problem}`))
-    if (cell.token !== null) lines.push(`    replay: ${replayCommand(cell.token)}`)
+    if (cell.token !== null) lines.push(`    replay: ${replayCommand(cell.token, cell.file)}`)
   }
   lines.push('', `${matrixHeadline(report)} · ${report.summary.interleavings} interleavings`)
   if (written.length > 0) lines.push('Report:', ...written.map(file => `  ${file}`))

@@ -1,4 +1,4 @@
-import { obsoleteGoldens } from '../goldens/golden.ts'
+import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import type { ScenarioReport } from '../report/types.ts'
 import { writeReport } from '../report/write.ts'
 import { ScenarioError, ScenarioErrors } from '../scenario/errors.ts'
@@ -8,6 +8,7 @@ import { TARGET_NAMES } from '../scenario/types.ts'
 import { VARIANT_NAMES } from '../../src/variants/types.ts'
 import { inProcessRunner } from '../sweep/runner.ts'
 import { assembleReport, judge, withOverrides } from '../sweep/sweep.ts'
+import { styleFor } from './colour.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
 import { mergedExploration } from './merged-exploration.ts'
@@ -95,11 +96,11 @@ export const mergeCommand: Command = {
     const shardsTime = set.shards.reduce((total, shard) => total + shard.report.summary.durationMs, 0)
     const report = assembleReport(reports, { ...options, workers }, complete, shardsTime + Date.now() - started)
     if (goldens.ci && complete) {
-      const obsolete = await obsoleteGoldens(goldens.dir, groups.map(group => group.entries[0]!.name))
+      const obsolete = await obsoleteGoldens(groups.map(group => group.entries[0]!), goldens)
       if (obsolete.length > 0) report.obsoleteGoldens = obsolete
     }
     const written = await writeReport(output.dir, report, output.formats)
-    cli.stdout.write(sweepSummary(report, written))
+    cli.stdout.write(sweepSummary(report, written, styleFor(cli.stdout, cli.env)))
     return reportExitCode(report, cli.stderr)
   },
 }

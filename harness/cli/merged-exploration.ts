@@ -22,7 +22,7 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
       hash: output.hash,
       count: output.count,
       // Keep the hash the shard saw: judging replays it again and reports nondeterminism if the bytes moved.
-      first: { index: output.first, schedule: replayed.schedule, enabledAt: replayed.enabledAt, hash: output.hash, outcome: replayed.outcome, tools: replayed.tools, stuck: replayed.stuck },
+      first: { index: output.first, schedule: replayed.schedule, enabledAt: replayed.enabledAt, unreached: replayed.unreached, hash: output.hash, outcome: replayed.outcome, tools: replayed.tools, stuck: replayed.stuck },
       json: replayed.json,
     })
   }

@@ -8,9 +8,14 @@ import { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, STRATEGY_NAMES, type S
 import { parseShard, type Shard } from '../sweep/shard.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
+import type { Output } from './command.ts'
 import { isCi, type Env } from './environment.ts'
 import { UsageError } from './usage-error.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
+
+/** What stdout gets: the scenario lines and summary, or report.json. */
+export const REPORTERS = ['default', 'json'] as const
+export type Reporter = typeof REPORTERS[number]
 
 /** The options of the `loadrace` commands, each defined once and shared by the commands that take it. */
 export const OPTIONS = {
@@ -22,7 +27,7 @@ export const OPTIONS = {
   variant: { name: 'variant', value: 'NAME', default: "each scenario's own", help: `run every scenario under this ordering variant: ${VARIANT_NAMES.join('|')}` },
   target: { name: 'target', value: 'NAME', default: "each scenario's own", help: `run every scenario against this system: ${TARGET_NAMES.join('|')}` },
   shard: { name: 'shard', value: 'i/n', help: 'explore only shard i of n of every interleaving space (positions ≡ i−1 mod n); combine with loadrace merge' },
-  workers: { name: 'workers', value: 'N', default: `${availableParallelism()}, the available CPUs`, help: 'worker threads running interleavings; 1 runs them in this process' },
+  workers: { name: 'workers', value: 'N', default: `${availableParallelism()}, the available CPUs`, help: 'worker threads running interleavings, at most the available CPUs; 1 runs them in this process' },
   timeout: {
     name: 'timeout',
     value: 'MS',
@@ -31,8 +36,11 @@ export const OPTIONS = {
   },
   report: { name: 'report', value: 'DIR', default: 'reports/latest', help: 'folder the report files are written to (atomically)' },
   format: { name: 'format', value: 'LIST', default: REPORT_FORMATS.join(','), help: `comma-separated report formats: ${REPORT_FORMATS.join(', ')}` },
-  goldens: { name: 'goldens', value: 'DIR', default: 'goldens', help: 'folder of the pinned canonical projections' },
-  updateGoldens: { name: 'update-goldens', help: 'write every golden anew from this run (also under CI)' },
+  goldens: { name: 'goldens', value: 'DIR', default: 'goldens/ beside the scenario folder', help: 'folder of the pinned canonical projections, for every scenario' },
+  updateGoldens: { name: 'update-goldens', short: 'u', help: 'write every golden anew from this run (also under CI)' },
+  filter: { name: 'filter', short: 't', value: 'PATTERN', help: 'sweep only the scenarios whose name matches this regular expression' },
+  bail: { name: 'bail', help: 'stop after the first scenario that fails (the report says complete: false)' },
+  reporter: { name: 'reporter', value: 'NAME', default: 'default', help: `what stdout gets: ${REPORTERS.join('|')} (json: report.json, and the scenario lines go to stderr)` },
   json: { name: 'json', help: 'print one JSON object {token, hash, schedule, projection} instead' },
   scenarios: { name: 'scenarios', value: 'PATH', default: 'scenarios/', repeatable: true, help: 'scenario file or folder to search for the scenario (repeatable)' },
 } as const satisfies Record<string, OptionSpec>
@@ -78,9 +86,32 @@ export function readStrength(args: ParsedArgs): number | undefined {
   return optional(args, OPTIONS.strength, text => wholeNumber('strength', text, 1))
 }
 
-/** `--workers`, or the available parallelism. */
-export function readWorkers(args: ParsedArgs): number {
-  return optional(args, OPTIONS.workers, text => wholeNumber('workers', text, 1)) ?? availableParallelism()
+/**
+ * `--workers`, or the available parallelism. More than the available CPUs
+ * only slows the work down: it is capped, with a note on `stderr`.
+ */
+export function readWorkers(args: ParsedArgs, stderr?: Output): number {
+  const cpus = availableParallelism()
+  const asked = optional(args, OPTIONS.workers, text => wholeNumber('workers', text, 1)) ?? cpus
+  if (asked <= cpus) return asked
+  stderr?.write(`loadrace: --workers ${asked} is more than the ${cpus} available CPU${cpus === 1 ? '' : 's'}; using ${cpus}\n`)
+  return cpus
+}
+
+/** `--filter`: the pattern scenario names must match, when given. */
+export function readFilter(args: ParsedArgs): RegExp | undefined {
+  return optional(args, OPTIONS.filter, (text) => {
+    try {
+      return new RegExp(nonEmpty('filter', text), 'u')
+    } catch (error) {
+      throw new UsageError(`--filter: expected a regular expression, got "${text}" (${error instanceof Error ? error.message : String(error)})`)
+    }
+  })
+}
+
+/** `--reporter`, or `default`. */
+export function readReporter(args: ParsedArgs): Reporter {
+  return optional(args, OPTIONS.reporter, text => oneOf('reporter', text, REPORTERS)) ?? 'default'
 }
 
 /** `--timeout`, when given (otherwise each scenario's own timeout applies). */
@@ -104,7 +135,7 @@ export function readReport(args: ParsedArgs, fallbackDir: string | undefined): R
 /** `--goldens --update-goldens`, and whether this is CI (a missing golden then fails instead of being written). */
 export function readGoldens(args: ParsedArgs, env: Env): GoldenPolicy {
   return {
-    dir: optional(args, OPTIONS.goldens, text => nonEmpty('goldens', text)) ?? 'goldens',
+    dir: optional(args, OPTIONS.goldens, text => nonEmpty('goldens', text)),
     update: args.flags.has(OPTIONS.updateGoldens.name),
     ci: isCi(env),
   }

@@ -1,50 +1,103 @@
-import { discoverSpace } from '../sweep/explore.ts'
-import { inProcessRunner, runRecord } from '../sweep/runner.ts'
+import { firstDifference } from '../oracle/compare.ts'
+import { unifiedDiff } from '../oracle/diff.ts'
+import type { Projection } from '../oracle/projection.ts'
+import type { Scenario } from '../scenario/types.ts'
+import { runRecord } from '../sweep/runner.ts'
 import { withOverrides } from '../sweep/sweep.ts'
-import { parseToken } from '../token.ts'
+import { parseToken, type ReplayToken } from '../token.ts'
 import type { Command } from './command.ts'
 import { OPTIONS, readTimeout } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
+import { checkReplayable } from './token-check.ts'
 import { EXIT, InputError, UsageError } from './usage-error.ts'
 
-/** `loadrace replay TOKEN`: reruns one interleaving in this process and prints its projection and hash. */
+/** One replayed token: what `--json` prints for it. */
+interface Replayed {
+  token: string
+  hash: string
+  schedule: string[]
+  projection: Projection
+}
+
+/** A token read and checked against its scenario, ready to run. */
+interface Resolved {
+  text: string
+  token: ReplayToken
+  scenario: Scenario
+}
+
+/** Reads a token, finds its scenario among `scenarios` and checks its order; throws when either is wrong. */
+async function resolveToken(text: string, scenarios: readonly Scenario[], timeoutMs: number | undefined): Promise<Resolved> {
+  const token = parseToken(text)
+  const scenario = scenarios.find(candidate => candidate.name === token.scenario)
+  if (!scenario) {
+    throw new InputError([`no scenario named "${token.scenario}" (known: ${scenarios.map(candidate => candidate.name).join(', ')})`])
+  }
+  await checkReplayable(withOverrides(scenario, token), token.schedule, timeoutMs)
+  return { text: text.trim(), token, scenario }
+}
+
+/** Runs the one interleaving a resolved token names, in this process. */
+async function replay({ text, token, scenario }: Resolved, timeoutMs: number | undefined): Promise<Replayed> {
+  const record = await runRecord(withOverrides(scenario, token), token.schedule, 0, timeoutMs)
+  return { token: text, hash: record.hash, schedule: record.schedule, projection: JSON.parse(record.json) as Projection }
+}
+
+function pretty(projection: Projection): string {
+  return `${JSON.stringify(projection, null, 2)}\n`
+}
+
+/** The text comparing two replays: both hashes, where they first differ, and the diff of their projections. */
+function comparison(a: Replayed, b: Replayed): string {
+  const lines = [`A: ${a.token}`, `   hash ${a.hash}`, `B: ${b.token}`, `   hash ${b.hash}`, '']
+  const difference = firstDifference(a.projection, b.projection)
+  if (difference === undefined) return `${[...lines, 'identical projections: the two interleavings give the same bytes'].join('\n')}\n`
+  lines.push(`the projections differ, first in the ${difference.part} (${difference.kind}):`, '')
+  return `${lines.join('\n')}\n${unifiedDiff('A', 'B', pretty(a.projection), pretty(b.projection))}`
+}
+
+/** `loadrace replay TOKEN [TOKEN]`: reruns interleavings in this process and prints a projection and its hash, or how two differ. */
 export const replayCommand: Command = {
   spec: {
     name: 'replay',
-    summary: 'rerun the one interleaving a replay token names and print its projection',
-    synopsis: 'replay TOKEN [--json] [--scenarios PATH]… [--timeout MS]',
+    summary: 'rerun the interleaving a replay token names and print its projection, or the diff of two',
+    synopsis: 'replay TOKEN [TOKEN] [--scenarios PATH]… [--json] [--timeout MS]',
     description: [
-      'A token (as reports print it) names the scenario, the variant, the target and the exact order of operations: '
-        + '<scenario>@<variant>[+<target>]:<op>,<op>,…  The scenario is found by name among the scenario files, the '
-        + 'token\'s variant and target are applied, and the interleaving runs once, in this process. The projection '
-        + '(everything model-facing) is printed as pretty JSON, then its sha256 hash: the same hash a report lists.',
+      'A token (as reports print it) names the scenario, the variant, the target and the exact order of all the '
+        + 'scenario\'s operations: <scenario>@<variant>[+<target>]:<op>,<op>,…  The scenario is found by name among the '
+        + 'scenario files (--scenarios; the printed replay commands name the file), the token\'s variant and target are '
+        + 'applied, and the interleaving runs once, in this process. The projection (everything model-facing) is printed '
+        + 'as pretty JSON, then its sha256 hash: the same hash a report lists. An order that names an operation the '
+        + 'scenario does not have, or leaves one out, is rejected with the operations allowed.',
+      'With two tokens both interleavings run and the output says where their projections first differ and shows the '
+        + 'unified diff (A: the first token, B: the second); --json prints {a, b, identical, diff}.',
     ],
-    operands: [{ name: 'TOKEN', help: 'a replay token, e.g. ci-flake@canonical:tool-todo,tool-subagent' }],
+    operands: [
+      { name: 'TOKEN', help: 'a replay token, e.g. ci-flake@canonical:tool-todo,tool-subagent' },
+      { name: 'TOKEN', help: 'a second token: compare the two projections' },
+    ],
     options: [OPTIONS.json, OPTIONS.scenarios, OPTIONS.timeout],
-    maxOperands: 1,
+    maxOperands: 2,
   },
   async run(args, cli) {
-    const text = args.operands[0]
-    if (text === undefined) throw new UsageError('missing TOKEN (see loadrace replay --help)')
-    const token = parseToken(text)
+    const texts = args.operands
+    if (texts.length === 0) throw new UsageError('missing TOKEN (see loadrace replay --help)')
+    texts.forEach(text => parseToken(text))
     const timeoutMs = readTimeout(args)
     const scenarios = await scenariosFrom(args.values.get(OPTIONS.scenarios.name) ?? [])
-    const original = scenarios.find(scenario => scenario.name === token.scenario)
-    if (!original) {
-      throw new InputError([`no scenario named "${token.scenario}" (known: ${scenarios.map(scenario => scenario.name).join(', ')})`])
-    }
-    const scenario = withOverrides(original, token)
-    const ops = (await discoverSpace(scenario, inProcessRunner({ timeoutMs }))).chains.flatMap(chain => chain.ops)
-    const stranger = token.schedule.find(op => !ops.includes(op))
-    if (stranger !== undefined) {
-      throw new InputError([`operation "${stranger}" is not an operation of scenario "${original.name}" (operations: ${ops.join(', ')})`])
-    }
-    const record = await runRecord(scenario, token.schedule, 0, timeoutMs)
-    const projection: unknown = JSON.parse(record.json)
-    if (args.flags.has(OPTIONS.json.name)) {
-      cli.stdout.write(`${JSON.stringify({ token: text.trim(), hash: record.hash, schedule: record.schedule, projection })}\n`)
+    const resolved: Resolved[] = []
+    for (const text of texts) resolved.push(await resolveToken(text, scenarios, timeoutMs))
+    const replayed: Replayed[] = []
+    for (const entry of resolved) replayed.push(await replay(entry, timeoutMs))
+    const json = args.flags.has(OPTIONS.json.name)
+    const [a, b] = replayed as [Replayed, Replayed | undefined]
+    if (b === undefined) {
+      cli.stdout.write(json ? `${JSON.stringify(a)}\n` : `${pretty(a.projection)}hash: ${a.hash}\n`)
+    } else if (json) {
+      const identical = a.hash === b.hash
+      cli.stdout.write(`${JSON.stringify({ a, b, identical, diff: identical ? '' : unifiedDiff('A', 'B', pretty(a.projection), pretty(b.projection)) })}\n`)
     } else {
-      cli.stdout.write(`${JSON.stringify(projection, null, 2)}\nhash: ${record.hash}\n`)
+      cli.stdout.write(comparison(a, b))
     }
     return EXIT.ok
   },

@@ -16,3 +16,16 @@ export async function scenariosFrom(paths: readonly string[]): Promise<Scenario[
   if (scenarios.length === 0) throw new InputError([`no scenario files (.yml, .yaml) found in ${given.join(', ')}`])
   return scenarios
 }
+
+/**
+ * The scenarios whose name matches `filter` (`--filter`), all of them without
+ * one; an `InputError` naming the pattern and the names when none matches.
+ */
+export function matching(scenarios: readonly Scenario[], filter: RegExp | undefined): Scenario[] {
+  if (filter === undefined) return [...scenarios]
+  const kept = scenarios.filter(scenario => filter.test(scenario.name))
+  if (kept.length === 0) {
+    throw new InputError([`--filter: no scenario name matches /${filter.source}/ (names: ${scenarios.map(scenario => scenario.name).join(', ')})`])
+  }
+  return kept
+}

@@ -2,6 +2,7 @@ import type { Scenario } from '../scenario/types.ts'
 import { inProcessRunner, type Runner } from '../sweep/runner.ts'
 import { workerPool } from '../sweep/worker-pool.ts'
 import type { Cli } from './command.ts'
+import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
 
@@ -17,17 +18,26 @@ export interface Supervision {
   signal: AbortSignal
   /** The exit code of the signal that interrupted the work (130 or 143), if one did. */
   interrupted(): number | undefined
-  /** A progress callback drawing the live line (stderr on a terminal, outside CI) with `label(scenario)`, or undefined. */
-  onProgress(label: (scenario: Scenario) => string): ((scenario: Scenario, explored: number, planned: number) => void) | undefined
-  /** Clears the progress line before the command prints its summary. */
+  /**
+   * A progress callback with `label(scenario)`: it draws the live line (stderr
+   * on a terminal, outside CI), or feeds the heartbeat that stands in for it
+   * everywhere else.
+   */
+  onProgress(label: (scenario: Scenario) => string): (scenario: Scenario, explored: number, planned: number) => void
+  /** Tells the heartbeat how many units (scenarios, cells) the work has. */
+  setTotal(units: number): void
+  /** Tells the heartbeat that the unit `label` starts (before its first interleaving reports progress). */
+  starting(label: string): void
+  /** Clears the progress line before the command prints anything. */
   clearProgress(): void
 }
 
 /**
  * Runs an exploring command's work — load scenarios, explore, write the
  * report, print the summary — with the in-process runner or a worker pool,
- * a progress line, and SIGINT/SIGTERM turned into an abort for the whole of
- * it (a second signal exits at once). Resolves to the work's exit code.
+ * a progress line on a terminal or a heartbeat line on stderr at a fixed
+ * interval elsewhere, and SIGINT/SIGTERM turned into an abort for the whole
+ * of it (a second signal exits at once). Resolves to the work's exit code.
  */
 export async function supervised(
   cli: Cli,
@@ -35,6 +45,9 @@ export async function supervised(
   work: (supervision: Supervision) => Promise<number>,
 ): Promise<number> {
   const progress: Progress | undefined = progressLine(cli.stderr, cli.env)
+  const interval = heartbeatInterval(cli.env)
+  let units: number | undefined
+  const heartbeat: Heartbeat | undefined = progress === undefined && interval > 0 ? startHeartbeat(cli.stderr, interval, () => units) : undefined
   const interruption = watchInterruptions((name) => {
     progress?.clear()
     cli.stderr.write(`loadrace: ${name}: stopping; writing what was done so far (a second signal exits at once)\n`)
@@ -45,10 +58,16 @@ export async function supervised(
       runner,
       signal: interruption.signal,
       interrupted: () => interruption.exitCode(),
-      onProgress: label => progress && ((scenario, explored, planned) => progress.update(label(scenario), explored, planned)),
+      onProgress: label => (scenario, explored, planned) => {
+        progress?.update(label(scenario), explored, planned)
+        heartbeat?.update(label(scenario), explored, planned)
+      },
+      setTotal: (count) => { units = count },
+      starting: label => heartbeat?.update(label, 0, 0),
       clearProgress: () => progress?.clear(),
     })
   } finally {
+    heartbeat?.stop()
     progress?.clear()
     await runner.close()
     interruption.dispose()

@@ -1,11 +1,16 @@
+import { renderJson } from '../report/json.ts'
+import { resultOf } from '../report/present.ts'
+import { scenarioBlock } from '../report/terminal.ts'
 import { writeReport } from '../report/write.ts'
 import { sweep } from '../sweep/sweep.ts'
+import { githubAnnotation, onGithubActions } from './annotations.ts'
+import { styleFor } from './colour.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
-import { OPTIONS, readExplore, readGoldens, readReport, readTimeout, readWorkers } from './options.ts'
-import { scenariosFrom } from './scenarios.ts'
+import { OPTIONS, readExplore, readFilter, readGoldens, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
+import { matching, scenariosFrom } from './scenarios.ts'
+import { nameWidth, sweepFooter } from './summary.ts'
 import { supervised } from './supervised-run.ts'
-import { sweepSummary } from './summary.ts'
 
 /** `loadrace sweep`: explore, judge, write the report, summarise. */
 export const sweepCommand: Command = {
@@ -16,34 +21,71 @@ export const sweepCommand: Command = {
     description: [
       'Runs each scenario under many plugin import orders, groups the interleavings by the bytes the model would see, '
         + 'and checks the result against the scenario\'s expect: block and its golden. A divergence is minimised to one '
-        + 'adjacent swap and blamed on the two plugins swapped.',
-      'Goldens: the canonical projection of every deterministic scenario is compared with goldens/<name>.json. A missing '
-        + 'golden is written, except under CI (CI set to anything but "", "false" or "0"), where it fails; under CI, goldens '
-        + 'of no scenario are reported as obsolete and fail the sweep.',
+        + 'adjacent swap and blamed on the two plugins swapped. Each scenario\'s line is printed as soon as it is judged, '
+        + 'a failure with its problems, blame, replay commands and diff.',
+      'Goldens: the canonical projection of every deterministic scenario is compared with <name>.json in the nearest '
+        + 'goldens/ folder beside the scenario\'s folder or beside one of its ancestors (up to the folder holding '
+        + 'package.json); when there is none, goldens/ beside the scenario\'s folder. --goldens DIR puts them all in DIR. '
+        + 'A missing golden is written (and said), except under CI (CI set to anything but "", "false" or "0"), where it '
+        + 'fails; under CI, goldens in those folders that no scenario there has a name for are obsolete and fail the sweep.',
+      'Output: colour on a terminal (NO_COLOR turns it off, FORCE_COLOR on); a progress line on a terminal, else a '
+        + 'heartbeat line on stderr every LOADRACE_HEARTBEAT_MS milliseconds (default 10000; 0: none); with '
+        + 'GITHUB_ACTIONS=true an ::error annotation per failed scenario.',
       'Everything is validated (options, every scenario file) before anything is written. On SIGINT/SIGTERM the sweep '
         + 'stops, writes the report with complete: false, and exits 130/143; a second signal exits at once.',
     ],
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
     options: [
-      OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength, OPTIONS.variant, OPTIONS.target,
-      OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.report, OPTIONS.format, OPTIONS.updateGoldens, OPTIONS.goldens,
+      OPTIONS.filter, OPTIONS.bail, OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
+      OPTIONS.variant, OPTIONS.target, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.report, OPTIONS.format,
+      OPTIONS.reporter, OPTIONS.updateGoldens, OPTIONS.goldens,
     ],
     maxOperands: Infinity,
   },
   async run(args, cli) {
     const explore = readExplore(args)
-    const workers = readWorkers(args)
+    const workers = readWorkers(args, cli.stderr)
     const timeoutMs = readTimeout(args)
     const output = readReport(args, 'reports/latest')
     const goldens = readGoldens(args, cli.env)
-    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
-      const scenarios = await scenariosFrom(args.operands)
+    const filter = readFilter(args)
+    const reporter = readReporter(args)
+    const bail = args.flags.has(OPTIONS.bail.name)
+    // With --reporter json stdout carries report.json alone; the lines people read go to stderr.
+    const human = reporter === 'json' ? cli.stderr : cli.stdout
+    const style = styleFor(human, cli.env)
+    const annotate = onGithubActions(cli.env)
+    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
+      const scenarios = matching(await scenariosFrom(args.operands), filter)
       // Interrupted before anything ran: nothing to report.
       if (signal.aborted) return interrupted()!
-      const report = await sweep(scenarios, { ...explore, runner, workers, goldens, signal, onProgress: onProgress(scenario => scenario.name) })
+      setTotal(scenarios.length)
+      const width = nameWidth(scenarios.map(scenario => scenario.name))
+      const failed = new AbortController()
+      let judged = 0
+      const report = await sweep(scenarios, {
+        ...explore,
+        runner,
+        workers,
+        goldens,
+        signal: bail ? AbortSignal.any([signal, failed.signal]) : signal,
+        onScenario: scenario => starting(scenario.name),
+        onProgress: onProgress(scenario => scenario.name),
+        onJudged: (entry) => {
+          judged++
+          clearProgress()
+          human.write(scenarioBlock(entry, width, style).map(line => `${line}\n`).join(''))
+          if (resultOf(entry) !== 'failed') return
+          if (annotate) human.write(githubAnnotation(entry))
+          // After the last scenario there is nothing left to skip: the sweep is complete.
+          if (judged < scenarios.length) failed.abort()
+        },
+      })
       clearProgress()
       const written = await writeReport(output.dir, report, output.formats)
-      cli.stdout.write(sweepSummary(report, written))
+      const stopped = bail && failed.signal.aborted && !signal.aborted ? 'bail' : 'interrupted'
+      human.write(`${report.scenarios.length > 0 ? '\n' : ''}${sweepFooter(report, written, style, stopped)}`)
+      if (reporter === 'json') cli.stdout.write(renderJson(report))
       return interrupted() ?? reportExitCode(report, cli.stderr)
     })
   },

@@ -111,7 +111,7 @@ export function renderDiffMarkdown(report: TargetDiffReport): string {
       lines.push(`### ${markdownCode(comparison.scenario)}`, '')
       for (const difference of comparison.differences) {
         lines.push(`- ${escapeMarkdown(differenceText(difference, report.targets))}`)
-        if (difference.token !== '') lines.push(`  - replay: ${markdownCode(replayCommand(difference.token))}`)
+        if (difference.token !== '') lines.push(`  - replay: ${markdownCode(replayCommand(difference.token, comparison.file))}`)
       }
       if (comparison.omitted > 0) lines.push(`- … and ${comparison.omitted} more, not listed`)
       lines.push('')

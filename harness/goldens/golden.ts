@@ -1,8 +1,9 @@
-import { readFile, readdir, rename, writeFile, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { unifiedDiff } from '../oracle/diff.ts'
 import type { GoldenStatus } from '../report/types.ts'
 import type { Projection } from '../oracle/projection.ts'
+import { goldensFolderOf } from './location.ts'
 
 /**
  * A golden pins the canonical projection of a deterministic scenario: the
@@ -40,12 +41,15 @@ export function goldenPath(dir: string, scenario: string): string {
 
 export interface GoldenCheck {
   status: GoldenStatus
+  /** The golden's path (absent for `none`). */
+  file?: string
   /** Unified diff (golden → actual) when it mismatched. */
   diff?: string
 }
 
 export interface GoldenPolicy {
-  dir: string
+  /** Every golden in this folder (`--goldens DIR`); absent: each beside its scenario, as `location.ts` says. */
+  dir?: string
   /** Write (or overwrite) goldens with the actual projection. */
   update: boolean
   /** In CI a missing golden fails instead of being written. */
@@ -70,29 +74,17 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(temp, path)
 }
 
-/** Compares (or writes) the golden of one scenario. */
-export async function checkGolden(golden: Golden, policy: GoldenPolicy): Promise<GoldenCheck> {
-  const path = goldenPath(policy.dir, golden.scenario)
+/** Compares (or writes) the golden of the scenario in `file`. */
+export async function checkGolden(golden: Golden, file: string, policy: GoldenPolicy): Promise<GoldenCheck> {
+  const path = goldenPath(goldensFolderOf(file, policy.dir), golden.scenario)
   const actual = renderGolden(golden)
   const pinned = await readText(path)
-  if (pinned === actual) return { status: 'match' }
+  if (pinned === actual) return { status: 'match', file: path }
   if (policy.update || (pinned === undefined && !policy.ci)) {
-    await mkdir(policy.dir, { recursive: true })
+    await mkdir(dirname(path), { recursive: true })
     await writeAtomically(path, actual)
-    return { status: 'written' }
+    return { status: 'written', file: path }
   }
-  if (pinned === undefined) return { status: 'missing' }
-  return { status: 'mismatch', diff: unifiedDiff(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned, actual) }
-}
-
-/** Goldens in `dir` that belong to no scenario of `names`. */
-export async function obsoleteGoldens(dir: string, names: readonly string[]): Promise<string[]> {
-  let files: string[]
-  try {
-    files = await readdir(dir)
-  } catch {
-    return []
-  }
-  const known = new Set(names.map(name => `${name}.json`))
-  return files.filter(file => file.endsWith('.json') && !known.has(file)).sort().map(file => join(dir, file))
+  if (pinned === undefined) return { status: 'missing', file: path }
+  return { status: 'mismatch', file: path, diff: unifiedDiff(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned, actual) }
 }

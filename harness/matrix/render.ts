@@ -108,7 +108,7 @@ export function renderMatrixMarkdown(report: MatrixReport): string {
     for (const cell of mismatched) {
       parts.push(`- **${cell.variant}** on ${markdownCode(cell.scenario)}:`)
       for (const problem of cell.problems) parts.push(`  - ${escapeMarkdown(problem)}`)
-      if (cell.token !== null) parts.push(`  - replay: ${markdownCode(replayCommand(cell.token))}`)
+      if (cell.token !== null) parts.push(`  - replay: ${markdownCode(replayCommand(cell.token, cell.file))}`)
     }
     parts.push('')
   }

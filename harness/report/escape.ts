@@ -112,6 +112,11 @@ export function markdownFence(text: string, info = ''): string {
   return `${fence}${info}\n${body}${fence}`
 }
 
+/** `text` as one POSIX shell word: as it is when it holds only characters no shell treats specially, else single-quoted. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : shellQuote(text)
+}
+
 /** `text` as one POSIX shell word, single-quoted (a `'` inside is closed, escaped and reopened). */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`

@@ -211,7 +211,7 @@ function replayList(scenario: ScenarioReport): string {
   const targets = replayTargets(scenario)
   if (targets.length === 0) return ''
   const items = targets.map(({ label, token }) =>
-    `<dt>${h(capitalised(label))}: ${code(token)}</dt><dd>${tag('pre', { class: 'command' }, h(replayCommand(token)))}</dd>`)
+    `<dt>${h(capitalised(label))}: ${code(token)}</dt><dd>${tag('pre', { class: 'command' }, h(replayCommand(token, scenario.file)))}</dd>`)
   return `<h3>Replay</h3>\n<dl class="replay">${items.join('')}</dl>`
 }
 

@@ -54,6 +54,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     golden: scenario.golden,
     expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },
     problems: [...scenario.problems],
+    ...(scenario.goldenFile === undefined ? {} : { goldenFile: scenario.goldenFile }),
     ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
     durationMs,

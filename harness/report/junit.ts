@@ -63,7 +63,7 @@ function failureBody(scenario: ScenarioReport): string {
   }
   const targets = replayTargets(scenario)
   if (targets.length > 0) {
-    lines.push('', 'Replay:', ...targets.flatMap(({ label, token }) => [`  ${label}:`, `    ${replayCommand(token)}`]))
+    lines.push('', 'Replay:', ...targets.flatMap(({ label, token }) => [`  ${label}:`, `    ${replayCommand(token, scenario.file)}`]))
   }
   if (divergence !== null) {
     lines.push('', `Diff of the ${divergence.part} (before -> after the swap):`, divergence.diff.replace(/\n$/, ''))

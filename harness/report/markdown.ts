@@ -88,7 +88,7 @@ function diffBlock(title: string, diff: string): string[] {
 function replayBlock(scenario: ScenarioReport): string[] {
   const targets = replayTargets(scenario)
   if (targets.length === 0) return []
-  const script = targets.map(({ label, token }) => `# ${label.replace(/\s+/g, ' ')}\n${replayCommand(token)}`).join('\n')
+  const script = targets.map(({ label, token }) => `# ${label.replace(/\s+/g, ' ')}\n${replayCommand(token, scenario.file)}`).join('\n')
   return ['', '**Replay**', '', markdownFence(script, 'sh')]
 }
 

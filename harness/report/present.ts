@@ -1,4 +1,4 @@
-import { shellQuote } from './escape.ts'
+import { shellQuote, shellWord } from './escape.ts'
 import type { Divergence, DivergenceKind, GoldenStatus, Report, ScenarioReport, Verdict } from './types.ts'
 
 /**
@@ -40,17 +40,25 @@ export function totalsOf(report: Report): Totals {
   return report.summary
 }
 
-/** The one-line outcome, e.g. `2 failed, 5 passed, 1 skipped of 8 scenarios`. */
+/**
+ * The one-line outcome, e.g. `2 failed, 5 passed, 1 skipped of 8 scenarios`
+ * or `1 obsolete golden, 7 passed of 7 scenarios`: what failed comes first,
+ * and a count of 0 failed is never said.
+ */
 export function headline(report: Report): string {
   const totals = totalsOf(report)
-  const parts = [`${totals.failed} failed`, `${totals.passed} passed`]
+  const obsolete = report.obsoleteGoldens?.length ?? 0
+  const parts: string[] = []
+  if (obsolete > 0) parts.push(`${obsolete} obsolete golden${obsolete === 1 ? '' : 's'}`)
+  if (totals.failed > 0) parts.push(`${totals.failed} failed`)
+  parts.push(`${totals.passed} passed`)
   if (totals.skipped > 0) parts.push(`${totals.skipped} skipped`)
   return `${parts.join(', ')} of ${totals.scenarios} scenario${totals.scenarios === 1 ? '' : 's'}`
 }
 
-/** Failed when any scenario failed; otherwise passed when complete, incomplete when interrupted. */
+/** Failed when any scenario failed or a golden is obsolete; otherwise passed when complete, incomplete when interrupted. */
 export function reportStatus(report: Report): ReportStatus {
-  if (report.summary.failed > 0) return 'failed'
+  if (report.summary.failed > 0 || (report.obsoleteGoldens?.length ?? 0) > 0) return 'failed'
   return report.complete ? 'passed' : 'incomplete'
 }
 
@@ -116,9 +124,13 @@ export function placeOf(scenario: ScenarioReport): string {
   return `${scenario.target} · ${scenario.variant}`
 }
 
-/** The shell command that replays one interleaving. */
-export function replayCommand(token: string): string {
-  return `npx loadrace replay ${shellQuote(token)}`
+/**
+ * The shell command that replays one interleaving of the scenario in `file`
+ * (the path as the sweep was given it): it works from the directory the sweep
+ * ran in, wherever the scenario file is.
+ */
+export function replayCommand(token: string, file: string): string {
+  return `npx loadrace replay ${shellQuote(token)} --scenarios ${shellWord(file)}`
 }
 
 /** What the divergence kind means, for the sentence naming the blame pair. */

@@ -101,6 +101,8 @@ export interface ScenarioReport {
   expected: { outcome: string, deterministic: boolean }
   /** Why the scenario failed, one line per reason (empty when it passed). */
   problems: string[]
+  /** The golden's path (as the sweep's working directory sees it), when one was compared or written. */
+  goldenFile?: string
   /** Unified diff against the golden, when it mismatched. */
   goldenDiff?: string
   /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */

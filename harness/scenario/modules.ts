@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Plugin } from '@deepseek-ai/cordis'
+import { enableTypeScript } from '../typescript-loader.js'
 import { isRecord } from './record.ts'
 import { showValue } from './show.ts'
 import type { Problem } from './problem.ts'
@@ -19,6 +20,8 @@ export interface LoadedModule {
 
 const PLUGIN_SHAPES = 'a default export that is a cordis plugin: a function, a class, or an object with apply'
 const MAX_MESSAGE = 200
+/** Module files tsx must compile before Node can import them. */
+const TYPESCRIPT_FILE = /\.[cm]?tsx?$/
 
 /** Whether a value has a shape cordis accepts as a plugin. */
 export function isCordisPlugin(value: unknown): value is Plugin {
@@ -57,6 +60,8 @@ async function loadModule(module: string, dir: string, index: number): Promise<L
   }
   let namespace: unknown
   try {
+    // Plain Node (the built package imported by a user's script or test) cannot import TypeScript by itself.
+    if (TYPESCRIPT_FILE.test(path)) enableTypeScript()
     namespace = await import(pathToFileURL(path).href)
   } catch (error) {
     return problem(`importing ${JSON.stringify(module)} failed: ${describeThrown(error)}`, 'a module that imports without throwing')

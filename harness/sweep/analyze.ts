@@ -7,7 +7,7 @@ import { diffPart, firstDifference } from '../oracle/compare.ts'
 import type { Projection } from '../oracle/projection.ts'
 import type { Exploration, OutputGroup } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
-import type { RunRecord } from './runner.ts'
+import { replayableSchedule, type RunRecord } from './runner.ts'
 import { swapMatrix } from './swaps.ts'
 
 /** What the exploration means. */
@@ -64,9 +64,9 @@ export async function uncontrolledReplay(scenario: Scenario, outputs: readonly O
   for (const [index, group] of outputs.entries()) {
     if (group.first.stuck?.reason === 'timeout') continue
     for (let time = 0; time < rerunsOf(index, divergent); time++) {
-      const again = await cache.rerun(group.first.schedule)
+      const again = await cache.rerun(replayableSchedule(group.first))
       if (again.hash === group.hash) continue
-      const token = tokenOf(scenario, group.first.schedule)
+      const token = tokenOf(scenario, replayableSchedule(group.first))
       return { token, hashes: [group.hash, again.hash], ...rerunDifference(token, group.json, again.json) }
     }
   }
@@ -74,10 +74,10 @@ export async function uncontrolledReplay(scenario: Scenario, outputs: readonly O
 }
 
 async function counterexample(scenario: Scenario, space: Space, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
-  const result = await minimize(base.schedule, divergent.schedule, schedule => cache.hash(schedule))
+  const result = await minimize(replayableSchedule(base), replayableSchedule(divergent), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
-  const tokens: [string, string] = [tokenOf(scenario, left.schedule), tokenOf(scenario, right.schedule)]
+  const tokens: [string, string] = [tokenOf(scenario, replayableSchedule(left)), tokenOf(scenario, replayableSchedule(right))]
   const a = JSON.parse(left.json) as Projection
   const b = JSON.parse(right.json) as Projection
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
@@ -87,7 +87,7 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
     blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
-    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, base.schedule, result.blame, cache) },
+    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache) },
   }
 }
 

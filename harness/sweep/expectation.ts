@@ -5,6 +5,7 @@ import type { UncontrolledReplay } from '../report/types.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf, UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from './explore.ts'
+import { replayableSchedule } from './runner.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])
@@ -43,10 +44,17 @@ function errorTexts(json: string): string[] {
 
 /** The problem line of an uncontrolled verdict: the interleaving, both hashes, the part that moved, and the likely causes. */
 export function uncontrolledProblem(replay: UncontrolledReplay): string {
-  const [explored, rerun] = replay.hashes.map(hash => hash.slice(0, 12))
+  const [explored, rerun] = replay.hashes
   const where = replay.part === null ? '' : `, differing in ${replay.part}`
   return `the same interleaving replayed to different bytes (${replay.token}): explored ${explored}, rerun ${rerun}${where}; `
     + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}`
+}
+
+/** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
+function errorsSaid(json: string): string {
+  const { errors } = JSON.parse(json) as Projection
+  const said = [...errors.load.map(text => `load error ${JSON.stringify(text)}`), ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`)]
+  return said.length === 0 ? '' : `: ${said.join('; ')}`
 }
 
 /** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
@@ -62,7 +70,7 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     case 'stuck': {
       const info = analysis.stuck!.stuck!
       if (expect.outcome !== 'stuck') {
-        problems.push(`interleaving ${tokenOf(scenario, analysis.stuck!.schedule)} is stuck (${info.reason} during ${info.phase}; waiting for ${info.waiting.join(', ') || 'unsettled work'})`)
+        problems.push(`interleaving ${tokenOf(scenario, replayableSchedule(analysis.stuck!))} is stuck (${info.reason} during ${info.phase}; waiting for ${info.waiting.join(', ') || 'unsettled work'})`)
       }
       break
     }
@@ -79,8 +87,8 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
   }
   for (const group of exploration.outputs) {
     const record = group.first
-    const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, record.schedule)}`
-    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})`)
+    const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
+    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(group.json)}`)
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }

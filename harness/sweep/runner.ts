@@ -9,10 +9,12 @@ import { runInterleaving } from '../run/interleaving.ts'
 export interface RunRecord {
   /** Position of the schedule in the sweep's exploration order. */
   index: number
-  /** The effective (released) order: what a replay token names. */
+  /** The effective (released) order. */
   schedule: string[]
   /** For each operation of `schedule`, how many operations before it had been released when it was requested. */
   enabledAt: number[]
+  /** Operations of the planned schedule that were never released (never became pending), in planned order. */
+  unreached: string[]
   hash: string
   outcome: Outcome
   tools: string[]
@@ -30,6 +32,16 @@ export interface Runner {
   close(): Promise<void>
 }
 
+/**
+ * The order a replay token names for a record: the effective order, then the
+ * operations that were never released, in planned order. Replaying it
+ * releases the same operations in the same order (the rest again never
+ * become pending), and names every operation of the space.
+ */
+export function replayableSchedule(record: Pick<RunRecord, 'schedule' | 'unreached'>): string[] {
+  return [...record.schedule, ...record.unreached]
+}
+
 /** Runs one schedule in this process. */
 export async function runRecord(scenario: Scenario, schedule: Schedule, index: number, timeoutMs?: number): Promise<RunRecord & { json: string }> {
   const target = await loadTarget(scenario.target)
@@ -38,6 +50,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     index,
     schedule: result.schedule,
     enabledAt: result.enabledAt,
+    unreached: schedule.filter(op => !result.schedule.includes(op)),
     hash: result.hash,
     outcome: result.projection.outcome,
     tools: headerToolNames(result.projection),

@@ -3,6 +3,7 @@ import type { GoldenStatus, ReportOutput, ScenarioReport } from '../report/types
 import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
+import { replayableSchedule } from './runner.ts'
 import type { Exploration } from './explore.ts'
 import { spaceOfScenario } from './explore.ts'
 import type { Space } from '../space/space.ts'
@@ -19,7 +20,7 @@ export interface ScenarioVerdictInput {
   exploration: Exploration
   analysis: Analysis
   problems: string[]
-  golden: { status: GoldenStatus, diff?: string }
+  golden: { status: GoldenStatus, file?: string, diff?: string }
   durationMs: number
 }
 
@@ -37,12 +38,12 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     hash: group.hash,
     count: group.count,
     first: group.first.index,
-    token: tokenOf(scenario, group.first.schedule),
+    token: tokenOf(scenario, replayableSchedule(group.first)),
     tools: group.first.tools,
   }))
   const goldenFailed = input.golden.status === 'mismatch' || input.golden.status === 'missing'
   const problems = [...input.problems]
-  if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden')
+  if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden (accept the new bytes with --update-goldens, or -u)')
   if (input.golden.status === 'missing') problems.push('no golden pinned for this scenario (run with --update-goldens to write it)')
   const report: ScenarioReport = {
     name: scenario.name,
@@ -71,6 +72,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     durationMs: input.durationMs,
   }
   if (analysis.uncontrolled !== null) report.uncontrolled = analysis.uncontrolled
+  if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report
 }

@@ -4,7 +4,8 @@ import type { VariantName } from '../../src/variants/types.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
 import type { Projection } from '../oracle/projection.ts'
-import { checkGolden, goldenOf, obsoleteGoldens, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
+import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
+import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import { VERSION } from '../version.ts'
 import { explore, type Exploration, type ExploreOptions } from './explore.ts'
 import { analyze } from './analyze.ts'
@@ -25,6 +26,8 @@ export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
   /** Golden policy; undefined: no golden checks. */
   goldens?: GoldenPolicy
   onScenario?: (scenario: Scenario) => void
+  /** Called with each scenario's entry as soon as it is judged. */
+  onJudged?: (entry: ScenarioReport) => void
   onProgress?: (scenario: Scenario, explored: number, planned: number) => void
 }
 
@@ -37,7 +40,7 @@ async function goldenFor(scenario: Scenario, overridden: boolean, projection: Pr
   if (!policy || scenario.target !== 'reference') return { status: 'none' }
   // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
   const compareOnly = overridden || policy.compareOnly === true
-  const check = await checkGolden(goldenOf(scenario.name, projection), compareOnly ? { ...policy, update: false, ci: true } : policy)
+  const check = await checkGolden(goldenOf(scenario.name, projection), scenario.file, compareOnly ? { ...policy, update: false, ci: true } : policy)
   return compareOnly && check.status === 'missing' ? { status: 'none' } : check
 }
 
@@ -122,12 +125,14 @@ export async function sweep(scenarios: readonly Scenario[], options: SweepOption
   for (const scenario of scenarios) {
     if (options.signal?.aborted) break
     options.onScenario?.(scenario)
-    reports.push(await sweepScenario(scenario, options))
+    const entry = await sweepScenario(scenario, options)
+    reports.push(entry)
+    options.onJudged?.(entry)
   }
   const complete = !options.signal?.aborted && reports.length === scenarios.length
   const report = assembleReport(reports, options, complete, Date.now() - started)
   if (options.goldens?.ci && complete && !options.shard) {
-    const obsolete = await obsoleteGoldens(options.goldens.dir, scenarios.map(scenario => scenario.name))
+    const obsolete = await obsoleteGoldens(scenarios, options.goldens)
     if (obsolete.length > 0) report.obsoleteGoldens = obsolete
   }
   return report

@@ -1,8 +1,6 @@
 // Entry point of a pool worker thread: a worker does not inherit the parent's
-// TypeScript loader, so register tsx here, then start the TypeScript worker.
-import { register } from 'tsx/esm/api'
+// module hooks, so make TypeScript importable here, then start the worker.
+import { enableTypeScript } from '../typescript-loader.js'
 
-register()
-// tsx turns source maps on; cordis builds many stack traces, which they make slow.
-process.setSourceMapsEnabled(false)
+enableTypeScript()
 await import('./worker.ts')

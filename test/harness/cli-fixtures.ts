@@ -25,8 +25,8 @@ export interface CliOptions {
   env?: Record<string, string>
 }
 
-/** Starts `node bin/loadrace.js …args` without waiting for it. */
-export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun> } {
+/** Starts `node bin/loadrace.js …args` without waiting for it; `output()` is what it wrote so far. */
+export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun>, output: () => { stdout: string, stderr: string } } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', ...options.env },
@@ -40,7 +40,7 @@ export function startCli(args: readonly string[], options: CliOptions): { child:
     child.on('error', reject)
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
   })
-  return { child, done }
+  return { child, done, output: () => ({ stdout, stderr }) }
 }
 
 /** Runs `node bin/loadrace.js …args` to the end. */
@@ -75,10 +75,15 @@ export async function readReport(dir: string): Promise<Report> {
   return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report
 }
 
-/** A report without what legitimately differs between equal runs: timings and the worker count. */
+/**
+ * A report without what legitimately differs between equal runs: timings,
+ * the worker count, and the golden paths (the specs give each run its own
+ * goldens folder).
+ */
 export function comparable(report: Report): Report {
   const stripped = stripTimings(report)
-  return { ...stripped, options: { ...stripped.options, workers: 0 } }
+  const scenarios = stripped.scenarios.map(({ goldenFile: _path, ...scenario }) => scenario)
+  return { ...stripped, scenarios, options: { ...stripped.options, workers: 0 } }
 }
 
 /** Whether `path` exists. */

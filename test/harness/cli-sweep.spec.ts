@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { renderJson, stripTimings } from '../../harness/report/json.ts'
+import { renderJson } from '../../harness/report/json.ts'
 import { parseToken } from '../../harness/token.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from './scenario-fixtures.ts'
 import { main } from '../../harness/cli/main.ts'
@@ -30,7 +30,7 @@ describe('reproducible reports', () => {
     const a = await readReport(join(dir.root, 'seed-a'))
     const b = await readReport(join(dir.root, 'seed-b'))
     expect(a.scenarios.find(s => s.name === 'five')!.explored).toBe(12)
-    expect(renderJson(stripTimings(a))).toBe(renderJson(stripTimings(b)))
+    expect(renderJson(comparable(a))).toBe(renderJson(comparable(b)))
     // Another seed explores other interleavings of the five-plugin space.
     const other = await runCli(['sweep', 'scenarios/five.yml', '--strategy', 'random', '--budget', '12', '--seed', 'eight', '--workers', '1', '--report', 'seed-c', '--goldens', 'goldens-c'], { cwd: dir.root })
     expect(other.code).toBe(0)

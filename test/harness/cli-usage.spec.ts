@@ -42,7 +42,8 @@ describe('loadrace --help', () => {
         const help = out.stdout()
         expect(help).toContain(`Usage: loadrace ${command.spec.synopsis}`)
         for (const option of command.spec.options) {
-          const line = help.split('\n').find(text => text.trimStart().startsWith(`--${option.name}`))
+          const long = option.short === undefined ? `--${option.name}` : `-${option.short}, --${option.name}`
+          const line = help.split('\n').find(text => text.trimStart().startsWith(long))
           expect(line, `--${option.name} in ${command.spec.name} --help`).toBeDefined()
           if (option.default !== undefined) expect(line).toContain(`(default: ${option.default})`)
         }
@@ -53,7 +54,7 @@ describe('loadrace --help', () => {
   it('sweep --help names the defaults the issue fixes', async () => {
     const out = captured()
     await main(['sweep', '--help'], out.cli)
-    for (const text of ['--strategy NAME', '(default: auto)', '(default: 5040)', '(default: 0)', '(default: reports/latest)', '(default: json,md,junit,html)', '(default: goldens)', 'default: scenarios/']) {
+    for (const text of ['--strategy NAME', '(default: auto)', '(default: 5040)', '(default: 0)', '(default: reports/latest)', '(default: json,md,junit,html)', '(default: goldens/ beside the scenario folder)', '-u, --update-goldens', '-t, --filter PATTERN', 'default: scenarios/']) {
       expect(out.stdout()).toContain(text)
     }
   })
@@ -91,7 +92,7 @@ describe('usage errors exit 2 with one line naming the option, writing nothing',
     [['sweep', '--budget', '5', '--budget', '6'], /--budget: given more than once/],
     [['sweep', '--update-goldens=yes'], /--update-goldens: takes no value/],
     [['replay'], /missing TOKEN/],
-    [['replay', 'a@canonical:x', 'b@canonical:y'], /unexpected argument/],
+    [['replay', 'a@canonical:x', 'b@canonical:y', 'c@canonical:z'], /unexpected argument "c@canonical:z"/],
     [['replay', 'no-at-sign:x'], /invalid replay token/],
     [['merge', 'shards'], /--report: required/],
     [['merge', '--report', 'out'], /missing DIR/],

@@ -164,7 +164,7 @@ describe('renderMarkdown', () => {
 
   it('opens with a title carrying the counts', () => {
     expect(lines[0]).toBe('# ❌ loadrace: 3 failed, 1 passed, 1 skipped of 5 scenarios')
-    expect(renderMarkdown(passingReport()).split('\n')[0]).toBe('# ✅ loadrace: 0 failed, 1 passed of 1 scenario')
+    expect(renderMarkdown(passingReport()).split('\n')[0]).toBe('# ✅ loadrace: 1 passed of 1 scenario')
   })
 
   it('has one seven-cell summary row per scenario', () => {
@@ -206,14 +206,14 @@ describe('renderMarkdown', () => {
     expect(fences.map((fence) => fence.info)).toEqual(['sh', 'diff', 'diff', 'sh', 'sh'])
     expect(fences[0]?.content).toBe([
       '# before the swap',
-      "npx loadrace replay 'lr1:registration-race:alpha,gamma,beta,delta'",
+      "npx loadrace replay 'lr1:registration-race:alpha,gamma,beta,delta' --scenarios scenarios/registration-race.yml",
       '# after the swap',
-      "npx loadrace replay 'lr1:registration-race:gamma,alpha,beta,delta'",
+      "npx loadrace replay 'lr1:registration-race:gamma,alpha,beta,delta' --scenarios scenarios/registration-race.yml",
       '',
     ].join('\n'))
     expect(fences[1]?.content).toBe(showInvisible(DIVERGENCE_DIFF))
     expect(fences[2]?.content).toBe(divergent.goldenDiff)
-    expect(fences[3]?.content).toContain("npx loadrace replay 'lr1:clock:a'\n# output 2")
+    expect(fences[3]?.content).toContain("npx loadrace replay 'lr1:clock:a' --scenarios 'scenarios/clock | `reads`.yml'\n# output 2")
   })
 
   it('keeps every scenario string inert outside code', () => {
@@ -232,7 +232,7 @@ describe('renderMarkdown', () => {
     ])
     expect(markdown).not.toContain('Incomplete sweep')
     const green = renderMarkdown({ ...passingReport(), complete: false })
-    expect(green.split('\n')[0]).toBe('# ⚠️ loadrace: 0 failed, 1 passed of 1 scenario')
+    expect(green.split('\n')[0]).toBe('# ⚠️ loadrace: 1 passed of 1 scenario')
   })
 
   it('cuts very long diffs and says where the rest is', () => {

@@ -164,7 +164,7 @@ describe('expectDeterministic', () => {
   it('fails with the blame pair, the diff and both replay tokens otherwise', async () => {
     const failure = await expectDeterministic('scenarios/ci-flake.yml', { variant: 'registration-order' }).then(() => undefined, (error: Error) => error)
     expect(failure).toBeInstanceOf(Error)
-    expect(failure!.message).toMatch(/swapping tool-(subagent|todo) and tool-(subagent|todo) changes the header/)
+    expect(failure!.message).toMatch(/blame: tool-(subagent|todo) ↔ tool-(subagent|todo) \(header, order\)/)
     expect(failure!.message).toContain("npx loadrace replay 'ci-flake@registration-order:")
     expect(failure!.message).toContain('@@')
   })

@@ -1,0 +1,29 @@
+import { replayCommand, replayTargets } from '../report/present.ts'
+import type { ScenarioReport } from '../report/types.ts'
+import type { Env } from './environment.ts'
+
+/** Whether this runs as a GitHub Actions step, which turns `::error` lines into annotations. */
+export function onGithubActions(env: Env): boolean {
+  return env.GITHUB_ACTIONS === 'true'
+}
+
+/** A workflow command's message: `%`, carriage returns and line feeds encoded. */
+function commandData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+}
+
+/** A workflow command's property value: the message encoding, plus `:` and `,`. */
+function commandProperty(text: string): string {
+  return commandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
+}
+
+/**
+ * The `::error file=…,title=…::…` line that makes GitHub annotate the
+ * scenario file of a failed scenario: its problems and how to replay it.
+ */
+export function githubAnnotation(scenario: ScenarioReport): string {
+  const replay = replayTargets(scenario)[0]
+  const message = [...scenario.problems, ...(replay === undefined ? [] : [`replay: ${replayCommand(replay.token, scenario.file)}`])]
+  const title = `loadrace: ${scenario.name} is ${scenario.verdict}`
+  return `::error file=${commandProperty(scenario.file)},title=${commandProperty(title)}::${commandData(message.join('\n') || `verdict ${scenario.verdict}`)}\n`
+}

@@ -1,0 +1,75 @@
+import { coverage, firstLines, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { PLAIN, styledDiffLine, type Style } from './style.ts'
+import type { ScenarioReport } from './types.ts'
+
+/**
+ * A scenario as the terminal shows it — the `loadrace sweep` output, the
+ * vitest helpers' failure messages — one line, then, for a failure,
+ * everything needed to understand and replay it: the problems (they carry
+ * the load and turn error texts and both hashes of an uncontrolled replay),
+ * the blame pair, replay commands, and the trimmed diff of a divergence or a
+ * golden mismatch. A golden written is announced under any scenario.
+ */
+
+/** Replay commands listed per failed scenario. */
+const MAX_REPLAYS = 3
+/** Lines of a diff shown in the terminal (the report has all of it). */
+export const MAX_DIFF_LINES = 40
+/** Width of the verdict column: the longest verdict and outcome loadrace knows of. */
+const VERDICT_WIDTH = 'deterministic (load-error)'.length
+/** Width of the guarantee column. */
+const GUARANTEE_WIDTH = 'exhaustive'.length
+const INDENT = '    '
+
+/** The mark of each result; a result this version does not know gets `?`. */
+const MARKS: Readonly<Record<string, string>> = { passed: '✓', failed: '✗', skipped: '-' }
+
+/** The style of a result's mark and name. */
+function resultStyle(result: string, style: Style): (text: string) => string {
+  if (result === 'passed') return style.passed
+  if (result === 'skipped') return style.skipped
+  return style.failed
+}
+
+/** One line: mark, name (padded to `nameWidth`), verdict, guarantee, explored/space; a skip reason follows the name. */
+export function scenarioLine(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN): string {
+  const result = resultOf(scenario)
+  const paint = resultStyle(result, style)
+  const head = `${paint(MARKS[result] ?? '?')}  ${paint(scenario.name.padEnd(nameWidth))}`
+  if (scenario.skipped !== undefined) return `${head}  ${style.dim(`skipped: ${scenario.skipped}`)}`.trimEnd()
+  const cells = [verdictText(scenario).padEnd(VERDICT_WIDTH), scenario.guarantee.padEnd(GUARANTEE_WIDTH), coverage(scenario).replaceAll(' / ', '/')]
+  return `${head}  ${cells.join('  ')}`.trimEnd()
+}
+
+/** A diff cut to `MAX_DIFF_LINES`, indented and styled, with a line saying how much was left out. */
+function trimmedDiff(title: string, diff: string, style: Style): string[] {
+  const shown = firstLines(diff, MAX_DIFF_LINES)
+  const lines = [`${INDENT}${title}`, ...shown.text.trimEnd().split('\n').map(line => `${INDENT}${styledDiffLine(line, style)}`)]
+  if (shown.omitted > 0) lines.push(`${INDENT}${style.dim(`… ${shown.omitted} more diff lines in the report`)}`)
+  return lines
+}
+
+/** What a failure needs explained, one indented line each: problems, blame, replay commands, diffs. */
+export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): string[] {
+  const lines = scenario.problems.flatMap(problem => problem.split('\n').map(line => `${INDENT}${line}`))
+  const divergence = scenario.divergence
+  if (divergence !== null) {
+    lines.push(`${INDENT}blame: ${style.bold(`${divergence.blame[0]} ↔ ${divergence.blame[1]}`)} (${divergence.part}, ${divergence.kind})`)
+  }
+  for (const target of replayTargets(scenario).slice(0, MAX_REPLAYS)) {
+    lines.push(`${INDENT}replay (${target.label}): ${replayCommand(target.token, scenario.file)}`)
+  }
+  if (divergence !== null) lines.push(...trimmedDiff(`diff of the ${divergence.part} (before → after the swap):`, divergence.diff, style))
+  if (scenario.goldenDiff !== undefined) {
+    lines.push(...trimmedDiff('diff against the golden (golden → this sweep); accept it with --update-goldens (-u):', scenario.goldenDiff, style))
+  }
+  return lines
+}
+
+/** The line of a scenario and what follows it: the failure details, and a golden written. */
+export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN): string[] {
+  const lines = [scenarioLine(scenario, nameWidth, style)]
+  if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario, style))
+  if (scenario.golden === 'written' && scenario.goldenFile !== undefined) lines.push(`${INDENT}${style.dim(`wrote golden ${scenario.goldenFile}`)}`)
+  return lines
+}
