@@ -22,6 +22,16 @@ export interface ReferenceConfig {
   persona?: string
   /** Explicit tool order; omitted means lexicographic. `null` mimics a YAML key without a value. */
   toolOrder?: readonly string[] | null
+  /** SystemPrompt's fixed identity section (default true). */
+  includeHarnessIdentity?: boolean
+  /** Whether runtime-context entries reach the assembly (default true). */
+  includeRuntimeContext?: boolean
+}
+
+/** The default route of the agents the loop creates. */
+export interface ReferenceAgentDefaults {
+  provider?: string
+  model?: string
 }
 
 /** Options of {@link mountReference}. */
@@ -37,6 +47,8 @@ export interface ReferenceOptions {
   adapter?: MockAdapter
   /** Mount the agent loop's reconstruction invariant. */
   invariant?: boolean
+  /** The agent loop's default provider and model (the loop's own defaults when omitted). */
+  agent?: ReferenceAgentDefaults
 }
 
 /** A mounted plugin: its fiber, awaitable until it settles (rejecting when it failed). */
@@ -84,15 +96,20 @@ export interface ReferencePart {
   config?: unknown
 }
 
-/** The app part: SystemPrompt and AgentLoop directly, or one app plugin that mounts its chain. */
-function appParts(app: ReferenceApp, config: ReferenceConfig): ReferencePart[] {
+/**
+ * The app part: SystemPrompt and AgentLoop directly, or one app plugin that
+ * mounts its chain. The RFC-era stdio-agent and acp-agent forward persona and
+ * toolOrder only; agent-core takes SystemPrompt's and the loop's keys.
+ */
+function appParts(app: ReferenceApp, config: ReferenceConfig, agent: ReferenceAgentDefaults): ReferencePart[] {
   const forwarded = definedOnly(config)
+  const route = definedOnly(agent)
   switch (app) {
     case 'none': return [
       { key: 'systemPrompt', plugin: SystemPrompt, config: forwarded },
-      { key: 'agentLoop', plugin: AgentLoop, config: { agents: [] } },
+      { key: 'agentLoop', plugin: AgentLoop, config: { agents: [], ...route } },
     ]
-    case 'agent-core': return [{ key: 'app', plugin: AgentCore, config: { ...forwarded, agents: [] } }]
+    case 'agent-core': return [{ key: 'app', plugin: AgentCore, config: { ...forwarded, ...route, agents: [] } }]
     case 'stdio-agent': return [{ key: 'app', plugin: StdioAgent, config: forwarded }]
     case 'acp-agent': return [{ key: 'app', plugin: AcpAgent, config: forwarded }]
   }
@@ -113,7 +130,7 @@ export function referenceParts(options: ReferenceOptions = {}): { adapter: MockA
     { key: 'adapter', plugin: MockAdapterPlugin, config: adapter },
     { key: 'sessions', plugin: SessionStore },
     { key: 'tools', plugin: ToolRegistry },
-    ...appParts(options.app ?? 'none', options.config ?? {}),
+    ...appParts(options.app ?? 'none', options.config ?? {}, options.agent ?? {}),
   ]
   const checks: ReferencePart[] = options.invariant ? [{ key: 'invariant', plugin: AgentLoopInvariant }] : []
   return { adapter, controls, services, checks }

@@ -4,16 +4,18 @@ import type { Projection } from './projection.ts'
 
 /**
  * The parts of a projection, in the order a divergence is attributed: the
- * model-facing bytes first, then misconfiguration errors, then the rest of the
- * session log (which repeats the others, so it is the least specific).
+ * model-facing bytes first, then misconfiguration errors and entries that
+ * never became active, then the rest of the session log (which repeats the
+ * others, so it is the least specific).
  */
-export const PARTS: readonly DivergencePart[] = ['header', 'request', 'errors', 'events']
+export const PARTS: readonly DivergencePart[] = ['header', 'request', 'errors', 'inactive', 'events']
 
 export function partOf(projection: Projection, part: DivergencePart): unknown {
   switch (part) {
     case 'header': return projection.header
     case 'request': return projection.requests
     case 'errors': return { outcome: projection.outcome, ...projection.errors, stuck: projection.stuck }
+    case 'inactive': return projection.inactive
     case 'events': return { events: projection.events, live: projection.live }
   }
 }

@@ -6,7 +6,7 @@
 export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'stuck' | 'error'
 
 /** Which part of the projection differs between two interleavings. */
-export type DivergencePart = 'header' | 'request' | 'events' | 'errors'
+export type DivergencePart = 'header' | 'request' | 'events' | 'errors' | 'inactive'
 
 /** `order`: the same elements, permuted; `content`: anything else. */
 export type DivergenceKind = 'order' | 'content'

@@ -10,12 +10,13 @@ import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
 import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
-import { entriesOf, serviceEntryOptions, settlementOf } from './modules.ts'
-import { resourceBaseline } from './resources.ts'
+import { rootMount, settlementOf } from './modules.ts'
+import { inactiveEntries } from './inactive.ts'
+import { entryLabel } from '../scenario/entry-labels.ts'
+import { requestInFlight, resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
 import { disposeAll } from './teardown.ts'
-import { includeFileOf } from './include-file.ts'
 
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
@@ -85,6 +86,7 @@ export async function runInterleaving(
       variant: scenario.variant,
       invariant: scenario.invariant,
       services: scenario.services,
+      base: scenario.base,
       environment: createDeterministicEnvironment(),
     })
     const host: PluginHost = {
@@ -99,14 +101,17 @@ export async function runInterleaving(
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
     const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
     scheduleImports(root, (entryId) => {
-      const service = services.get(entryId)
-      if (service) return pool.hold(entryId, { kind: 'value', produce: () => ({ default: service.plugin }) })
-      const spec = specs.get(entryId)
-      if (!spec) return Promise.reject(new Error(`no plugin "${entryId}" in scenario ${scenario.name}`))
-      return pool.hold(entryId, settlementOf(spec, host))
+      const label = entryLabel(entryId)
+      const service = services.get(label)
+      if (service) return pool.hold(label, { kind: 'value', produce: () => ({ default: service.plugin }) })
+      const spec = specs.get(label)
+      if (!spec) return Promise.reject(new Error(`no plugin "${label}" in scenario ${scenario.name}`))
+      return pool.hold(label, settlementOf(spec, host))
     })
 
-    const progress = () => pool.version + statusChanges
+    // A request in flight (the file read of an include released a moment ago) counts as progress: its entries are still to come.
+    let ioTurns = 0
+    const progress = () => pool.version + statusChanges + (requestInFlight() ? ++ioTurns : 0)
     const settle = () => quiesce(progress, deadline)
     const stuck = (reason: StuckInfo['reason'], phase: StuckInfo['phase']): StuckInfo => ({
       reason,
@@ -118,7 +123,7 @@ export async function runInterleaving(
       ])],
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
-      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo })
+      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
       return { schedule: [...pool.released()], projection, json, hash: hashOf(json) }
     }
 
@@ -126,12 +131,10 @@ export async function runInterleaving(
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
-    const entries = [...mounted.entries.map(serviceEntryOptions), ...entriesOf(scenario)]
-    void (scenario.loader === 'include'
-      ? loader.root.update([{ id: 'include', name: 'cordis:include', config: { path: await includeFileOf(scenario, entries) } }])
-      : loader.root.update(entries))
+    const mount = await rootMount(scenario, mounted.entries)
+    void loader.root.update(mount.entries)
 
-    const imports = await settleOrStuck(pool.whenRequested(entries.map(entry => entry.id)), deadline, baseline)
+    const imports = await settleOrStuck(pool.whenRequested(mount.initial), deadline, baseline)
     if (imports.kind === 'stuck') return finish(undefined, stuck(imports.reason, 'boot'))
     await (options.drive ?? driveSchedule)(pool, schedule, settle)
     const boot = await settleOrStuck(loader.await(), deadline, baseline)

@@ -1,6 +1,7 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Projection } from '../oracle/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
+import { describeInactive } from '../run/inactive.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
 import type { Exploration } from './explore.ts'
@@ -10,9 +11,24 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The error texts of an output, for `expect.error`: load errors and turn errors. */
-function errorTexts(json: string): string[] {
-  const projection = JSON.parse(json) as Projection
+function errorTexts(projection: Projection): string[] {
   return [...projection.errors.load, ...projection.errors.turn]
+}
+
+/**
+ * Entries of one output that are inactive without `expect.inactive` listing
+ * them, and listed entries that became active after all (a stuck output
+ * says nothing about either).
+ */
+function inactiveProblems(projection: Projection, expected: readonly string[], where: string): string[] {
+  if (projection.outcome === 'stuck') return []
+  const inactive = projection.inactive ?? []
+  const unexpected = inactive.filter(entry => !expected.includes(entry.id))
+  const active = expected.filter(id => !inactive.some(entry => entry.id === id))
+  return [
+    ...unexpected.map(entry => `entry ${describeInactive(entry)} never became active (${where}); list it under expect.inactive if that is intended`),
+    ...active.map(id => `expected entry ${id} to stay inactive, but it became active (${where})`),
+  ]
 }
 
 /** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
@@ -45,14 +61,16 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
   }
   for (const group of exploration.outputs) {
     const record = group.first
+    const projection = JSON.parse(group.json) as Projection
     const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, record.schedule)}`
     if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})`)
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }
-    if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(group.json).some(text => text.includes(expect.error!))) {
-      problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(group.json))} (${where})`)
+    if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(projection).some(text => text.includes(expect.error!))) {
+      problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
+    problems.push(...inactiveProblems(projection, expect.inactive, where))
   }
   return problems
 }

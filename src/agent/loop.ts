@@ -22,6 +22,8 @@ export interface AgentOptions {
   provider?: string
   model?: string
   maxTokens?: number
+  /** The session's working directory, absolute; the `{{cwd}}` prompt variable. */
+  cwd?: string
 }
 
 /** The AgentLoop plugin config. */
@@ -41,6 +43,7 @@ const AgentOptionsSchema = Schema.object({
   provider: Schema.string(),
   model: Schema.string(),
   maxTokens: Schema.natural(),
+  cwd: Schema.string(),
 })
 
 const ConfigSchema = Schema.object({
@@ -78,6 +81,12 @@ export class AgentLoop extends Service {
     ctx.effect(() => () => {
       for (const agent of agents.values()) agent.cancel({ kind: 'disposed' })
     }, 'agentLoop.cancelAgents()')
+    // As dsh's agent loop does: an agent's route and working directory are prompt variables.
+    const prompt = this.prompt
+    const agentOf = (agent: unknown) => agent instanceof Agent ? agent : undefined
+    prompt.variable('provider', context => agentOf(context.agent)?.options.provider)
+    prompt.variable('model', context => agentOf(context.agent)?.options.model)
+    prompt.variable('cwd', context => agentOf(context.agent)?.options.cwd)
     for (const options of this.config.agents) this.create(options)
   }
 
@@ -93,6 +102,7 @@ export class AgentLoop extends Service {
         provider: options.provider ?? this.config.provider,
         model: options.model ?? this.config.model,
         ...options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens },
+        ...options.cwd === undefined ? {} : { cwd: options.cwd },
       },
     )
     this.agents.set(id, agent)
