@@ -1,4 +1,4 @@
-import { firstLines, headline, replayCommand, replayTargets, resultOf, verdictText } from '../report/present.ts'
+import { firstLines, headline, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from '../report/present.ts'
 import type { Report, ScenarioReport } from '../report/types.ts'
 import { alignedTable } from './table.ts'
 
@@ -17,13 +17,28 @@ function row(scenario: ScenarioReport): string[] {
 /** What to show under a failed scenario: its problems, the blame pair, replay commands, the golden diff. */
 function failureDetails(scenario: ScenarioReport): string[] {
   const lines = scenario.problems.map(problem => `    ${problem}`)
-  if (scenario.divergence !== null) lines.push(`    blame: ${scenario.divergence.blame[0]} ↔ ${scenario.divergence.blame[1]} (${scenario.divergence.part}, ${scenario.divergence.kind})`)
+  const divergence = scenario.divergence
+  if (divergence !== null) {
+    lines.push(`    blame: ${divergence.blame[0]} ↔ ${divergence.blame[1]} (${divergence.part}, ${divergence.kind})`)
+    const moved = movedSentence(divergence)
+    if (moved !== undefined) lines.push(`    ${moved}`)
+    lines.push(...indented(`first difference: ${divergence.firstDifference}`))
+    if (divergence.sections !== undefined) lines.push('    system prompt sections (before → after the swap):', ...indented(divergence.sections, '      '))
+  }
   for (const target of replayTargets(scenario).slice(0, MAX_REPLAYS)) lines.push(`    replay (${target.label}): ${replayCommand(target.token)}`)
   if (scenario.goldenDiff !== undefined) {
     const shown = firstLines(scenario.goldenDiff, MAX_DIFF_LINES)
     lines.push(...shown.text.trimEnd().split('\n').map(line => `    ${line}`))
     if (shown.omitted > 0) lines.push(`    … ${shown.omitted} more diff lines in the report`)
   }
+  return lines
+}
+
+/** Lines of `text`, indented, at most {@link MAX_DIFF_LINES} of them. */
+function indented(text: string, prefix = '    '): string[] {
+  const shown = firstLines(text.endsWith('\n') ? text : `${text}\n`, MAX_DIFF_LINES)
+  const lines = shown.text.trimEnd().split('\n').map(line => `${prefix}${line}`)
+  if (shown.omitted > 0) lines.push(`${prefix}… ${shown.omitted} more lines in the report`)
   return lines
 }
 

@@ -12,6 +12,7 @@ import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../or
 import type { PluginHost } from '../plugins/tool-plugin.ts'
 import { rootMount, settlementOf } from './modules.ts'
 import { inactiveEntries } from './inactive.ts'
+import { watchContributions, type Contributions } from './contributions.ts'
 import { entryLabel } from '../scenario/entry-labels.ts'
 import { requestInFlight, resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
@@ -28,6 +29,8 @@ export interface InterleavingResult {
   /** The projection's bytes. */
   json: string
   hash: string
+  /** Who contributed each tool and prompt section of the last assembly (not part of the compared bytes). */
+  contributions: Contributions
 }
 
 const plainExporter = { colors: false as const, export() {} }
@@ -89,6 +92,7 @@ export async function runInterleaving(
       base: scenario.base,
       environment: createDeterministicEnvironment(),
     })
+    const contributions = watchContributions(root)
     const host: PluginHost = {
       mounted,
       gate: label => pool.hold(label, { kind: 'value', produce: () => undefined }),
@@ -124,7 +128,7 @@ export async function runInterleaving(
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
       const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
-      return { schedule: [...pool.released()], projection, json, hash: hashOf(json) }
+      return { schedule: [...pool.released()], projection, json, hash: hashOf(json), contributions: contributions.read() }
     }
 
     root.plugin(ScheduledLoader)

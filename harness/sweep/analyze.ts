@@ -3,12 +3,14 @@ import type { Divergence, Verdict } from '../report/types.ts'
 import { pluginOf, type Schedule } from '../space/space.ts'
 import { formatToken } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
-import { diffPart, firstDifference } from '../oracle/compare.ts'
+import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
+import { movedContributions, movedOwners, sectionDiff } from '../oracle/moved.ts'
+import { describeFirstDifference, firstDifference as firstDifferenceIn } from '../oracle/readable.ts'
 import type { Projection } from '../oracle/projection.ts'
 import type { Exploration } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
 import type { RunRecord } from './runner.ts'
-import { swapMatrix } from './swaps.ts'
+import { swapMatrix, swapPlugins } from './swaps.ts'
 import { spaceOfScenario } from './explore.ts'
 
 /** What the exploration means. */
@@ -47,13 +49,20 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
   const b = JSON.parse(right.json) as Projection
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
   const space = spaceOfScenario(scenario)
+  const moved = movedContributions(left.contributions, right.contributions)
+  const plugins = swapPlugins(space, result.blame, movedOwners(moved))
+  const located = firstDifferenceIn(partOf(a, difference.part), partOf(b, difference.part))
+  const sections = sectionDiff(left.contributions, right.contributions, tokens)
   return {
     part: difference.part,
     kind: difference.kind,
     blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
-    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, base.schedule, result.blame, cache) },
+    firstDifference: located ? describeFirstDifference(difference.part, located) : difference.part,
+    moved,
+    ...sections === undefined ? {} : { sections },
+    swaps: { plugins, changed: await swapMatrix(space, base.schedule, result.blame, cache, plugins) },
   }
 }
 

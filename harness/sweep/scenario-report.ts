@@ -3,7 +3,8 @@ import type { GoldenStatus, ReportOutput, ScenarioReport } from '../report/types
 import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
-import type { Exploration } from './explore.ts'
+import { spaceOfScenario, type Exploration } from './explore.ts'
+import { spaceSize } from '../space/space.ts'
 
 export interface ScenarioVerdictInput {
   scenario: Scenario
@@ -84,5 +85,37 @@ export function skippedReport(scenario: Scenario, strategy: string, reason: stri
     problems: [],
     skipped: reason,
     durationMs: 0,
+  }
+}
+
+/**
+ * The entry of a scenario whose exploring or judging failed inside loadrace:
+ * verdict `error`, the message in `error` and among the problems. The sweep
+ * goes on with the other scenarios and writes every report file; the
+ * command exits 3.
+ */
+export function internalErrorReport(scenario: Scenario, strategy: string, error: unknown, durationMs: number): ScenarioReport {
+  const message = error instanceof Error ? error.message : String(error)
+  return {
+    name: scenario.name,
+    file: scenario.file,
+    variant: scenario.variant,
+    target: scenario.target,
+    plugins: scenario.plugins.length,
+    space: spaceSize(spaceOfScenario(scenario)).toString(),
+    explored: 0,
+    strategy,
+    guarantee: 'sampled',
+    verdict: 'error',
+    passed: false,
+    outcome: 'none',
+    distinctOutputs: 0,
+    outputs: [],
+    divergence: null,
+    golden: 'none',
+    expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
+    problems: [`internal error while judging this scenario: ${message}`],
+    error: message,
+    durationMs,
   }
 }

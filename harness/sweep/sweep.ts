@@ -11,7 +11,7 @@ import { analyze } from './analyze.ts'
 import { expectationProblems } from './expectation.ts'
 import { RunCache } from './hash-cache.ts'
 import type { Runner } from './runner.ts'
-import { scenarioReport, skippedReport } from './scenario-report.ts'
+import { internalErrorReport, scenarioReport, skippedReport } from './scenario-report.ts'
 import { formatShard } from './shard.ts'
 
 export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
@@ -113,8 +113,10 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
 }
 
 /**
- * Sweeps scenarios one after another and assembles the report. Stops early
- * (and marks the report incomplete) when the signal aborts.
+ * Sweeps scenarios one after another and assembles the report. A scenario
+ * whose exploring or judging throws gets verdict `error` with the message and
+ * the sweep goes on. Stops early (and marks the report incomplete) when the
+ * signal aborts.
  */
 export async function sweep(scenarios: readonly Scenario[], options: SweepOptions): Promise<Report> {
   const started = Date.now()
@@ -122,7 +124,13 @@ export async function sweep(scenarios: readonly Scenario[], options: SweepOption
   for (const scenario of scenarios) {
     if (options.signal?.aborted) break
     options.onScenario?.(scenario)
-    reports.push(await sweepScenario(scenario, options))
+    const begun = Date.now()
+    try {
+      reports.push(await sweepScenario(scenario, options))
+    } catch (error) {
+      // One scenario's internal failure is its verdict, not the end of the sweep.
+      reports.push(internalErrorReport(withOverrides(scenario, options), options.strategy, error, Date.now() - begun))
+    }
   }
   const complete = !options.signal?.aborted && reports.length === scenarios.length
   const report = assembleReport(reports, options, complete, Date.now() - started)
