@@ -26,8 +26,8 @@ const CHILD_TIMEOUT_MS = 20_000
 interface ParseFailure {
   file: string
   line: number
-  /** 1-based. */
-  column: number
+  /** 1-based; absent when the parser points at no column (an unexpected end of input). */
+  column?: number
   message: string
 }
 
@@ -56,7 +56,8 @@ function isParseFailure(error: unknown): boolean {
 }
 
 const ESBUILD_ERROR = /^(.+?):(\d+):(\d+): ERROR: (.*)$/m
-const V8_ERROR = /^(file:\/\/\S+|\/\S+):(\d+)\r?\n[^\n]*\r?\n( *)\^[^\n]*\r?\n(?:[^\n]*\n)*?(SyntaxError: [^\n]*)/m
+/** Node's report of an uncaught parse error: `file:LINE`, the source line, a caret under the column (absent at the end of input), then the error. */
+const V8_ERROR = /^(file:\/\/\S+|\/\S+):(\d+)\r?\n(?:[^\n]*\r?\n(?:( *)\^[^\n]*\r?\n)?)?(?:[^\n]*\r?\n)*?(SyntaxError: [^\n]*)/m
 
 /** Reads a parse failure out of what a Node process printed for it. */
 export function parseFailureIn(output: string): ParseFailure | undefined {
@@ -68,7 +69,7 @@ export function parseFailureIn(output: string): ParseFailure | undefined {
   const v8 = V8_ERROR.exec(output)
   if (v8) {
     const file = v8[1]!.startsWith('file:') ? fileURLToPath(v8[1]!) : v8[1]!
-    return { file, line: Number(v8[2]), column: v8[3]!.length + 1, message: v8[4]! }
+    return { file, line: Number(v8[2]), ...v8[3] === undefined ? {} : { column: v8[3].length + 1 }, message: v8[4]! }
   }
   return undefined
 }
@@ -86,14 +87,16 @@ function importInChild(path: string): Promise<string> {
 /**
  * The load-error text of `specifier` (resolved to `path`) failing to import:
  * `importing "<specifier>" failed: <Name>: <message>`, and for a parse failure
- * ` at <file>:<line>:<column>` with the file relative to `dir`.
+ * ` at <file>:<line>:<column>` (the column when the parser names one) with
+ * the file relative to `dir`.
  */
 export async function importFailureText(specifier: string, path: string, dir: string, error: unknown): Promise<string> {
   const head = `importing ${JSON.stringify(specifier)} failed`
   if (isParseFailure(error)) {
     const located = parseFailureIn(await importInChild(path))
     if (located) {
-      return `${head}: ${firstLine(located.message)} at ${relative(dir, located.file) || located.file}:${located.line}:${located.column}`
+      const column = located.column === undefined ? '' : `:${located.column}`
+      return `${head}: ${firstLine(located.message)} at ${relative(dir, located.file) || located.file}:${located.line}${column}`
     }
   }
   return `${head}: ${describeThrown(error)}`

@@ -52,7 +52,7 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
   const moved = movedContributions(left.contributions, right.contributions)
   const plugins = swapPlugins(space, result.blame, movedOwners(moved))
   const located = firstDifferenceIn(partOf(a, difference.part), partOf(b, difference.part))
-  const sections = sectionDiff(left.contributions, right.contributions, tokens)
+  const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
   return {
     part: difference.part,
     kind: difference.kind,
