@@ -23,11 +23,13 @@ export interface CliOptions {
   cwd: string
   /** Added to the environment; `CI` is cleared unless given here. */
   env?: Record<string, string>
+  /** The bin to run; default loadrace's own. */
+  bin?: string
 }
 
 /** Starts `node bin/loadrace.js …args` without waiting for it. */
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
