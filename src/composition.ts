@@ -1,5 +1,6 @@
 import type { Context, Fiber, Plugin } from '@deepseek-ai/cordis'
 import { AgentLoopInvariant } from './agent/invariant.ts'
+import { Agent } from './agent/agent.ts'
 import { AgentLoop } from './agent/loop.ts'
 import { AcpAgent } from './app/acp-agent.ts'
 import { AgentCore } from './app/agent-core.ts'
@@ -70,6 +71,8 @@ export interface ReferenceHandles {
     systemPrompt?: MountedFiber
     agentLoop?: MountedFiber
     invariant?: MountedFiber
+    /** The agent prompt variables ({{provider}}, {{model}}, {{cwd}}). */
+    variables?: MountedFiber
   }
 }
 
@@ -77,6 +80,23 @@ const EnvironmentPlugin = {
   name: 'environment',
   apply(ctx: Context, environment: Environment): void {
     ctx.provide('environment', environment)
+  },
+}
+
+/**
+ * The assembling agent's route and working directory as the prompt variables
+ * `{{provider}}`, `{{model}}` and `{{cwd}}`, as dsh's agent loop registers
+ * them (a persona may name them). Registered once per composition, beside
+ * the loop, so a second loop on the same prompt does not register them twice.
+ */
+const AgentVariablesPlugin = {
+  name: 'agent-variables',
+  inject: ['systemPrompt'],
+  apply(ctx: Context): void {
+    const agentOf = (agent: unknown) => agent instanceof Agent ? agent : undefined
+    ctx.systemPrompt.variable('provider', context => agentOf(context.agent)?.options.provider)
+    ctx.systemPrompt.variable('model', context => agentOf(context.agent)?.options.model)
+    ctx.systemPrompt.variable('cwd', context => agentOf(context.agent)?.options.cwd)
   },
 }
 
@@ -124,6 +144,7 @@ export function referenceParts(options: ReferenceOptions = {}): { adapter: MockA
   const controls: ReferencePart[] = [
     ...options.environment ? [{ key: 'environment' as const, plugin: EnvironmentPlugin, config: options.environment }] : [],
     ...options.variant ? [{ key: 'variant' as const, plugin: VariantPlugin, config: options.variant }] : [],
+    { key: 'variables', plugin: AgentVariablesPlugin },
   ]
   const services: ReferencePart[] = [
     { key: 'llm', plugin: LlmService },
@@ -161,7 +182,7 @@ export function serviceEntries(services: readonly ReferencePart[]): { id: string
 /**
  * Mounts the reference system (REFERENCE-SPEC §11) on `ctx`: the optional
  * `environment` and `variant` services (the variant's assemble listener
- * included), LlmService with a MockAdapter on its route, SessionStore,
+ * included), the agent prompt variables, LlmService with a MockAdapter on its route, SessionStore,
  * ToolRegistry, then SystemPrompt + AgentLoop directly or through the app
  * chain, and the reconstruction invariant when asked. Synchronous: await the
  * returned fibers to observe activation (or failure).

@@ -67,8 +67,13 @@ function numbered(lines: readonly string[], from: number, to: number, mark: stri
   return out
 }
 
-/** The first differing line of two strings, with context lines from both sides. */
+/** The first differing column of two strings, and for texts of several lines the line, with context lines from both sides. */
 function stringDifference(path: string, a: string, b: string): FirstDifference {
+  if (!a.includes('\n') && !b.includes('\n')) {
+    let column = 0
+    while (column < a.length && column < b.length && a[column] === b[column]) column++
+    return { path, column: column + 1, context: `-  ${JSON.stringify(a)}\n+  ${JSON.stringify(b)}` }
+  }
   const left = a.split('\n')
   const right = b.split('\n')
   let line = 0
@@ -115,7 +120,8 @@ export function firstDifference(a: unknown, b: unknown, path = ''): FirstDiffere
 
 /** `part.path, line L, column C:` and, below it, the context lines. */
 export function describeFirstDifference(part: string, difference: FirstDifference): string {
-  const where = difference.line === undefined ? '' : `, line ${difference.line}, column ${difference.column}`
+  const line = difference.line === undefined ? '' : `, line ${difference.line}`
+  const where = difference.column === undefined ? line : `${line}, column ${difference.column}`
   const path = difference.path === '(value)' ? part : `${part}${difference.path.startsWith('[') ? '' : '.'}${difference.path}`
   return `${path}${where}:\n${difference.context}`
 }

@@ -12,7 +12,6 @@ import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { load as loadYaml } from 'js-yaml'
-import { isSeq, parseDocument } from 'yaml'
 import { applyEntryPatches, entryListSchema } from '@deepseek-ai/cordis-plugin-include'
 import type { EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
 import { entryLabel, LOADER_ID_SEPARATOR } from './entry-labels.ts'
@@ -25,8 +24,8 @@ import type { FieldPath } from './problem.ts'
 /** The include plugin named as a package (dsh's configs do): it mounts a nested tree like `cordis:include`. */
 export const INCLUDE_PACKAGE = '@deepseek-ai/cordis-plugin-include'
 
-/** How deep includes may nest (a deeper chain is almost surely a file including itself). */
-const MAX_INCLUDE_DEPTH = 16
+/** How deep groups and includes may nest (a deeper chain is almost surely a file including itself). */
+const MAX_NESTING = 16
 
 /** One entry of the tree, as the loader will hold it. */
 export interface TreeEntry {
@@ -143,9 +142,11 @@ async function walkEntry(options: unknown, index: number, level: Level, walk: Wa
     if (!isLoaded(loaded)) fail(level.file, [...at, 'name'], loaded.problem, loaded.allowed)
     entry.module = loaded
   }
+  const groupEntries = (options.group === true || name === 'cordis:group') && Array.isArray(options.config) ? options.config as unknown[] : undefined
+  const nests = isInclude || groupEntries !== undefined
+  if (nests && level.depth >= MAX_NESTING) fail(level.file, at, `groups and includes nested more than ${MAX_NESTING} deep`, 'a finite nesting (does a file include itself?)')
   if (isInclude) {
     entry.include = true
-    if (level.depth >= MAX_INCLUDE_DEPTH) fail(level.file, at, `includes nested more than ${MAX_INCLUDE_DEPTH} deep`, 'a finite include chain (does a file include itself?)')
     const file = includedFile(options, level, at)
     const config = options.config as Record<string, unknown>
     const listed = await readEntryList(file, { file: level.file, path: [...at, 'config', 'path'] })
@@ -154,9 +155,9 @@ async function walkEntry(options: unknown, index: number, level: Level, walk: Wa
     await walkList(patched, inner, walk, [])
     return
   }
-  if ((options.group === true || name === 'cordis:group') && Array.isArray(options.config)) {
+  if (groupEntries) {
     // A group's entries live in the same tree as the group: their ids are not prefixed.
-    await walkList(options.config, { ...level, topLevel: false }, walk, [...at, 'config'])
+    await walkList(groupEntries, { ...level, topLevel: false, depth: level.depth + 1 }, walk, [...at, 'config'])
   }
 }
 
@@ -164,9 +165,20 @@ async function walkList(list: readonly unknown[], level: Level, walk: Walk, path
   for (const [index, options] of list.entries()) await walkEntry(options, index, level, walk, path)
 }
 
-/** Whether YAML text is a loader entry list (a cordis.yml: a top-level list) rather than a scenario (a mapping). */
+/**
+ * Whether YAML text is a loader entry list (a cordis.yml: a top-level list)
+ * rather than a scenario (a mapping): its first content line opens a block
+ * or flow sequence. Decided from the text alone, so hostile input (deep
+ * nesting, custom tags) is left to the parser that reports it on one line.
+ */
 export function isEntryListText(text: string): boolean {
-  return isSeq(parseDocument(text, { strict: false, uniqueKeys: false }).contents)
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    const line = raw.trim()
+    if (line === '' || line.startsWith('#') || line.startsWith('%') || line === '---') continue
+    const body = line.startsWith('--- ') ? line.slice(4).trimStart() : line
+    return body === '-' || body.startsWith('- ') || body.startsWith('[')
+  }
+  return false
 }
 
 /**

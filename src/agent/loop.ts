@@ -81,12 +81,6 @@ export class AgentLoop extends Service {
     ctx.effect(() => () => {
       for (const agent of agents.values()) agent.cancel({ kind: 'disposed' })
     }, 'agentLoop.cancelAgents()')
-    // As dsh's agent loop does: an agent's route and working directory are prompt variables.
-    const prompt = this.prompt
-    const agentOf = (agent: unknown) => agent instanceof Agent ? agent : undefined
-    prompt.variable('provider', context => agentOf(context.agent)?.options.provider)
-    prompt.variable('model', context => agentOf(context.agent)?.options.model)
-    prompt.variable('cwd', context => agentOf(context.agent)?.options.cwd)
     for (const options of this.config.agents) this.create(options)
   }
 
