@@ -61,9 +61,19 @@ function pathOf(parent: string, segment: string | number): string {
   return /^[A-Za-z_$][\w$]*$/.test(segment) ? (parent === '' ? segment : `${parent}.${segment}`) : `${parent}[${JSON.stringify(segment)}]`
 }
 
-function numbered(lines: readonly string[], from: number, to: number, mark: string): string[] {
+/** Longest line of context shown; a longer one (a paragraph) is cut, around `column` when given. */
+export const CONTEXT_WIDTH = 160
+
+function clipped(line: string, column: number | undefined): string {
+  if (line.length <= CONTEXT_WIDTH) return line
+  const start = column === undefined || column <= CONTEXT_WIDTH / 2 ? 0 : column - CONTEXT_WIDTH / 4
+  const text = line.slice(start, start + CONTEXT_WIDTH)
+  return `${start > 0 ? '…' : ''}${text}${start + CONTEXT_WIDTH < line.length ? '…' : ''}`
+}
+
+function numbered(lines: readonly string[], from: number, to: number, mark: string, column?: number): string[] {
   const out: string[] = []
-  for (let i = from; i < to; i++) out.push(`${mark} ${String(i + 1).padStart(5)} | ${lines[i]}`)
+  for (let i = from; i < to; i++) out.push(`${mark} ${String(i + 1).padStart(5)} | ${clipped(lines[i]!, column)}`)
   return out
 }
 
@@ -85,8 +95,8 @@ function stringDifference(path: string, a: string, b: string): FirstDifference {
   const start = Math.max(0, line - CONTEXT_LINES)
   const context = [
     ...numbered(left, start, line, ' '),
-    ...numbered(left, line, Math.min(left.length, line + 1), '-'),
-    ...numbered(right, line, Math.min(right.length, line + 1), '+'),
+    ...numbered(left, line, Math.min(left.length, line + 1), '-', column),
+    ...numbered(right, line, Math.min(right.length, line + 1), '+', column),
     ...numbered(right, line + 1, Math.min(right.length, line + 1 + CONTEXT_LINES), ' '),
   ]
   return { path, line: line + 1, column: column + 1, context: context.join('\n') }

@@ -96,7 +96,11 @@ describe('readable: texts written out line by line', () => {
     expect(found?.context.split('\n')).toEqual([
       '      1 | l1', '      2 | l2', '      3 | l3', '-     4 | l4 alpha', '+     4 | l4 beta', '      5 | l5', '      6 | l6',
     ])
-    expect(firstDifference({ tools: [{ name: 'a' }] }, { tools: [{ name: 'b' }] })).toMatchObject({ path: 'tools[0].name' })
+    expect(firstDifference({ tools: [{ name: 'a' }] }, { tools: [{ name: 'b' }] })).toMatchObject({ path: 'tools[0].name', column: 1 })
+    const long = firstDifference(`intro\n${'x'.repeat(300)}a${'y'.repeat(300)}`, `intro\n${'x'.repeat(300)}b${'y'.repeat(300)}`)
+    expect(long).toMatchObject({ line: 2, column: 301 })
+    // A paragraph-long line is cut around the difference.
+    expect(long?.context.split('\n')[1]).toBe(`-     2 | …${'x'.repeat(40)}a${'y'.repeat(119)}…`)
     expect(firstDifference({ a: 1 }, { a: 1 })).toBeUndefined()
   })
 })
