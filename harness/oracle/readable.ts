@@ -107,19 +107,19 @@ function leafDifference(path: string, a: unknown, b: unknown): FirstDifference {
 }
 
 /** Where `a` and `b` first differ, walking objects in `a`'s key order (then `b`'s extra keys) and arrays by index; undefined when equal. */
-export function firstDifference(a: unknown, b: unknown, path = ''): FirstDifference | undefined {
+export function locateDifference(a: unknown, b: unknown, path = ''): FirstDifference | undefined {
   if (JSON.stringify(a) === JSON.stringify(b)) return undefined
   if (typeof a === 'string' && typeof b === 'string') return stringDifference(path || '(value)', a, b)
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const found = firstDifference(a[i], b[i], pathOf(path, i))
+      const found = locateDifference(a[i], b[i], pathOf(path, i))
       if (found) return found
     }
   }
   const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
   if (isObject(a) && isObject(b)) {
     for (const name of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const found = firstDifference(a[name], b[name], pathOf(path, name))
+      const found = locateDifference(a[name], b[name], pathOf(path, name))
       if (found) return found
     }
     // Same entries, another key order.
@@ -129,7 +129,7 @@ export function firstDifference(a: unknown, b: unknown, path = ''): FirstDiffere
 }
 
 /** `part.path, line L, column C:` and, below it, the context lines. */
-export function describeFirstDifference(part: string, difference: FirstDifference): string {
+export function describeDifference(part: string, difference: FirstDifference): string {
   const line = difference.line === undefined ? '' : `, line ${difference.line}`
   const where = difference.column === undefined ? line : `${line}, column ${difference.column}`
   const path = difference.path === '(value)' ? part : `${part}${difference.path.startsWith('[') ? '' : '.'}${difference.path}`

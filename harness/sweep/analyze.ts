@@ -5,7 +5,7 @@ import { formatToken } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
 import { movedContributions, movedOwners, sectionDiff } from '../oracle/moved.ts'
-import { describeFirstDifference, firstDifference as firstDifferenceIn } from '../oracle/readable.ts'
+import { describeDifference, locateDifference } from '../oracle/readable.ts'
 import type { Projection } from '../oracle/projection.ts'
 import type { Exploration } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
@@ -51,7 +51,7 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
   const space = spaceOfScenario(scenario)
   const moved = movedContributions(left.contributions, right.contributions)
   const plugins = swapPlugins(space, result.blame, movedOwners(moved))
-  const located = firstDifferenceIn(partOf(a, difference.part), partOf(b, difference.part))
+  const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
   const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
   return {
     part: difference.part,
@@ -59,7 +59,7 @@ async function counterexample(scenario: Scenario, base: RunRecord, divergent: Ru
     blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
-    firstDifference: located ? describeFirstDifference(difference.part, located) : difference.part,
+    firstDifference: located ? describeDifference(difference.part, located) : difference.part,
     moved,
     ...sections === undefined ? {} : { sections },
     swaps: { plugins, changed: await swapMatrix(space, base.schedule, result.blame, cache, plugins) },

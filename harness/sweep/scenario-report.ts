@@ -62,30 +62,29 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   return report
 }
 
-/** The entry of a scenario the target cannot run. */
-export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
+/** The fields of an entry for a scenario no interleaving of which was explored. */
+function unexplored(scenario: Scenario, strategy: string): Omit<ScenarioReport, 'space' | 'verdict' | 'passed' | 'problems' | 'durationMs'> {
   return {
     name: scenario.name,
     file: scenario.file,
     variant: scenario.variant,
     target: scenario.target,
     plugins: scenario.plugins.length,
-    space: '0',
     explored: 0,
     strategy,
     guarantee: 'sampled',
-    verdict: 'deterministic',
-    passed: true,
     outcome: 'none',
     distinctOutputs: 0,
     outputs: [],
     divergence: null,
     golden: 'none',
     expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
-    problems: [],
-    skipped: reason,
-    durationMs: 0,
   }
+}
+
+/** The entry of a scenario the target cannot run. */
+export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
+  return { ...unexplored(scenario, strategy), space: '0', verdict: 'deterministic', passed: true, problems: [], skipped: reason, durationMs: 0 }
 }
 
 /**
@@ -97,23 +96,10 @@ export function skippedReport(scenario: Scenario, strategy: string, reason: stri
 export function internalErrorReport(scenario: Scenario, strategy: string, error: unknown, durationMs: number): ScenarioReport {
   const message = error instanceof Error ? error.message : String(error)
   return {
-    name: scenario.name,
-    file: scenario.file,
-    variant: scenario.variant,
-    target: scenario.target,
-    plugins: scenario.plugins.length,
+    ...unexplored(scenario, strategy),
     space: spaceSize(spaceOfScenario(scenario)).toString(),
-    explored: 0,
-    strategy,
-    guarantee: 'sampled',
     verdict: 'error',
     passed: false,
-    outcome: 'none',
-    distinctOutputs: 0,
-    outputs: [],
-    divergence: null,
-    golden: 'none',
-    expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
     problems: [`internal error while judging this scenario: ${message}`],
     error: message,
     durationMs,

@@ -147,24 +147,14 @@ expect:
     expect(projection.inactive).toEqual([{ id: 'broken', reason: 'not-imported' }])
   })
 
-  it('keeps file, line and column of a syntax error in a .mjs module (Node\'s own parser)', async () => {
+  it.each([
+    ['a .mjs module (Node\'s own parser)', 'bad.mjs', 'export const name = "bad"\nexport function apply() {\n  let x = ;\n}\n', 'SyntaxError: Unexpected token \';\' at plugins/bad.mjs:3:11'],
+    ['a TypeScript module (through tsx and esbuild)', 'bad.ts', 'export const name: string = "bad"\nexport function apply(): void {\n  let x: = 3\n}\n', 'SyntaxError: Unexpected "=" at plugins/bad.ts:3:10'],
+  ])('keeps file, line and column of a syntax error in %s', async (_kind, name, source, error) => {
     const dir = await fixtureDir()
-    await dir.write('plugins/bad.mjs', 'export const name = "bad"\nexport function apply() {\n  let x = ;\n}\n')
-    const [plugin] = (await loadScenario(await dir.write('s.yml', 'plugins:\n  - { id: bad, module: ./plugins/bad.mjs }\nexpect: { outcome: load-error }\n'))).plugins
-    expect(plugin?.kind === 'module' && plugin.outcome).toEqual({
-      kind: 'failed',
-      error: 'importing "./plugins/bad.mjs" failed: SyntaxError: Unexpected token \';\' at plugins/bad.mjs:3:11',
-    })
-  })
-
-  it('keeps file, line and column of a syntax error in a TypeScript module (through tsx and esbuild)', async () => {
-    const dir = await fixtureDir()
-    await dir.write('plugins/bad.ts', 'export const name: string = "bad"\nexport function apply(): void {\n  let x: = 3\n}\n')
-    const [plugin] = (await loadScenario(await dir.write('s.yml', 'plugins:\n  - { id: bad, module: ./plugins/bad.ts }\nexpect: { outcome: load-error }\n'))).plugins
-    expect(plugin?.kind === 'module' && plugin.outcome).toEqual({
-      kind: 'failed',
-      error: 'importing "./plugins/bad.ts" failed: SyntaxError: Unexpected "=" at plugins/bad.ts:3:10',
-    })
+    await dir.write(`plugins/${name}`, source)
+    const [plugin] = (await loadScenario(await dir.write('s.yml', `plugins:\n  - { id: bad, module: ./plugins/${name} }\nexpect: { outcome: load-error }\n`))).plugins
+    expect(plugin?.kind === 'module' && plugin.outcome).toEqual({ kind: 'failed', error: `importing "./plugins/${name}" failed: ${error}` })
   })
 
   it('names the module in the graph that holds the syntax error, not the one the entry names', async () => {

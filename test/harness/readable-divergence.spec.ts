@@ -9,7 +9,7 @@ import { loadScenario } from '../../harness/scenario/load.ts'
 import { sweepScenario } from '../../harness/sweep/sweep.ts'
 import { inProcessRunner } from '../../harness/sweep/runner.ts'
 import { kindOf } from '../../harness/oracle/compare.ts'
-import { firstDifference, readable } from '../../harness/oracle/readable.ts'
+import { locateDifference, readable } from '../../harness/oracle/readable.ts'
 import { movedContributions } from '../../harness/oracle/moved.ts'
 import type { Contributions } from '../../harness/run/contributions.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
@@ -91,17 +91,17 @@ describe('readable: texts written out line by line', () => {
   it('locates the first difference by path, line and column, with context', () => {
     const before = { system: ['l1', 'l2', 'l3', 'l4 alpha', 'l5', 'l6'].join('\n') }
     const after = { system: ['l1', 'l2', 'l3', 'l4 beta', 'l5', 'l6'].join('\n') }
-    const found = firstDifference(before, after)
+    const found = locateDifference(before, after)
     expect(found).toMatchObject({ path: 'system', line: 4, column: 4 })
     expect(found?.context.split('\n')).toEqual([
       '      1 | l1', '      2 | l2', '      3 | l3', '-     4 | l4 alpha', '+     4 | l4 beta', '      5 | l5', '      6 | l6',
     ])
-    expect(firstDifference({ tools: [{ name: 'a' }] }, { tools: [{ name: 'b' }] })).toMatchObject({ path: 'tools[0].name', column: 1 })
-    const long = firstDifference(`intro\n${'x'.repeat(300)}a${'y'.repeat(300)}`, `intro\n${'x'.repeat(300)}b${'y'.repeat(300)}`)
+    expect(locateDifference({ tools: [{ name: 'a' }] }, { tools: [{ name: 'b' }] })).toMatchObject({ path: 'tools[0].name', column: 1 })
+    const long = locateDifference(`intro\n${'x'.repeat(300)}a${'y'.repeat(300)}`, `intro\n${'x'.repeat(300)}b${'y'.repeat(300)}`)
     expect(long).toMatchObject({ line: 2, column: 301 })
     // A paragraph-long line is cut around the difference.
     expect(long?.context.split('\n')[1]).toBe(`-     2 | …${'x'.repeat(40)}a${'y'.repeat(119)}…`)
-    expect(firstDifference({ a: 1 }, { a: 1 })).toBeUndefined()
+    expect(locateDifference({ a: 1 }, { a: 1 })).toBeUndefined()
   })
 })
 
