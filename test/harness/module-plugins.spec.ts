@@ -4,6 +4,7 @@
  * imports that throw as load errors, and one cordis instance.
  */
 import { afterAll, describe, expect, it } from 'vitest'
+import { realpathSync } from 'node:fs'
 import { mkdir, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { loadScenario } from '../../harness/scenario/load.ts'
@@ -184,7 +185,8 @@ describe('module: one cordis instance', () => {
     expect(error).toBeInstanceOf(ScenarioError)
     const { line } = error as ScenarioError
     expect(line).not.toMatch(/\n/)
-    expect(line).toContain(`${file}: plugins[0].module: "./plugin.mjs" resolves @deepseek-ai/cordis to ${join(copy, 'index.js')}, but loadrace uses ${join(ROOT, 'node_modules/@deepseek-ai/cordis/lib/index.js')}`)
+    const own = realpathSync(join(ROOT, 'node_modules/@deepseek-ai/cordis/lib/index.js'))
+    expect(line).toContain(`${file}: plugins[0].module: "./plugin.mjs" resolves @deepseek-ai/cordis to ${join(copy, 'index.js')}, but loadrace uses ${own}`)
   })
 
   it('accepts a plugin whose cordis is loadrace\'s own, reached through a symlink', async () => {
