@@ -27,6 +27,7 @@ function mountBase(scenario: Scenario): { root: Context, mounted: Mounted } {
   const mounted = referenceTarget.mount(root, {
     app: scenario.app,
     config: scenario.config,
+    base: scenario.base,
     variant: scenario.variant,
     invariant: scenario.invariant,
     services: 'root',

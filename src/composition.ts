@@ -1,5 +1,6 @@
 import type { Context, Fiber, Plugin } from '@deepseek-ai/cordis'
 import { AgentLoopInvariant } from './agent/invariant.ts'
+import { Agent } from './agent/agent.ts'
 import { AgentLoop } from './agent/loop.ts'
 import { AcpAgent } from './app/acp-agent.ts'
 import { AgentCore } from './app/agent-core.ts'
@@ -22,6 +23,16 @@ export interface ReferenceConfig {
   persona?: string
   /** Explicit tool order; omitted means lexicographic. `null` mimics a YAML key without a value. */
   toolOrder?: readonly string[] | null
+  /** SystemPrompt's fixed identity section (default true). */
+  includeHarnessIdentity?: boolean
+  /** Whether runtime-context entries reach the assembly (default true). */
+  includeRuntimeContext?: boolean
+}
+
+/** The default route of the agents the loop creates. */
+export interface ReferenceAgentDefaults {
+  provider?: string
+  model?: string
 }
 
 /** Options of {@link mountReference}. */
@@ -37,6 +48,8 @@ export interface ReferenceOptions {
   adapter?: MockAdapter
   /** Mount the agent loop's reconstruction invariant. */
   invariant?: boolean
+  /** The agent loop's default provider and model (the loop's own defaults when omitted). */
+  agent?: ReferenceAgentDefaults
 }
 
 /** A mounted plugin: its fiber, awaitable until it settles (rejecting when it failed). */
@@ -58,6 +71,8 @@ export interface ReferenceHandles {
     systemPrompt?: MountedFiber
     agentLoop?: MountedFiber
     invariant?: MountedFiber
+    /** The agent prompt variables ({{provider}}, {{model}}, {{cwd}}). */
+    variables?: MountedFiber
   }
 }
 
@@ -65,6 +80,23 @@ const EnvironmentPlugin = {
   name: 'environment',
   apply(ctx: Context, environment: Environment): void {
     ctx.provide('environment', environment)
+  },
+}
+
+/**
+ * The assembling agent's route and working directory as the prompt variables
+ * `{{provider}}`, `{{model}}` and `{{cwd}}`, as dsh's agent loop registers
+ * them (a persona may name them). Registered once per composition, beside
+ * the loop, so a second loop on the same prompt does not register them twice.
+ */
+const AgentVariablesPlugin = {
+  name: 'agent-variables',
+  inject: ['systemPrompt'],
+  apply(ctx: Context): void {
+    const agentOf = (agent: unknown) => agent instanceof Agent ? agent : undefined
+    ctx.systemPrompt.variable('provider', context => agentOf(context.agent)?.options.provider)
+    ctx.systemPrompt.variable('model', context => agentOf(context.agent)?.options.model)
+    ctx.systemPrompt.variable('cwd', context => agentOf(context.agent)?.options.cwd)
   },
 }
 
@@ -84,15 +116,20 @@ export interface ReferencePart {
   config?: unknown
 }
 
-/** The app part: SystemPrompt and AgentLoop directly, or one app plugin that mounts its chain. */
-function appParts(app: ReferenceApp, config: ReferenceConfig): ReferencePart[] {
+/**
+ * The app part: SystemPrompt and AgentLoop directly, or one app plugin that
+ * mounts its chain. The RFC-era stdio-agent and acp-agent forward persona and
+ * toolOrder only; agent-core takes SystemPrompt's and the loop's keys.
+ */
+function appParts(app: ReferenceApp, config: ReferenceConfig, agent: ReferenceAgentDefaults): ReferencePart[] {
   const forwarded = definedOnly(config)
+  const route = definedOnly(agent)
   switch (app) {
     case 'none': return [
       { key: 'systemPrompt', plugin: SystemPrompt, config: forwarded },
-      { key: 'agentLoop', plugin: AgentLoop, config: { agents: [] } },
+      { key: 'agentLoop', plugin: AgentLoop, config: { agents: [], ...route } },
     ]
-    case 'agent-core': return [{ key: 'app', plugin: AgentCore, config: { ...forwarded, agents: [] } }]
+    case 'agent-core': return [{ key: 'app', plugin: AgentCore, config: { ...forwarded, ...route, agents: [] } }]
     case 'stdio-agent': return [{ key: 'app', plugin: StdioAgent, config: forwarded }]
     case 'acp-agent': return [{ key: 'app', plugin: AcpAgent, config: forwarded }]
   }
@@ -107,13 +144,14 @@ export function referenceParts(options: ReferenceOptions = {}): { adapter: MockA
   const controls: ReferencePart[] = [
     ...options.environment ? [{ key: 'environment' as const, plugin: EnvironmentPlugin, config: options.environment }] : [],
     ...options.variant ? [{ key: 'variant' as const, plugin: VariantPlugin, config: options.variant }] : [],
+    { key: 'variables', plugin: AgentVariablesPlugin },
   ]
   const services: ReferencePart[] = [
     { key: 'llm', plugin: LlmService },
     { key: 'adapter', plugin: MockAdapterPlugin, config: adapter },
     { key: 'sessions', plugin: SessionStore },
     { key: 'tools', plugin: ToolRegistry },
-    ...appParts(options.app ?? 'none', options.config ?? {}),
+    ...appParts(options.app ?? 'none', options.config ?? {}, options.agent ?? {}),
   ]
   const checks: ReferencePart[] = options.invariant ? [{ key: 'invariant', plugin: AgentLoopInvariant }] : []
   return { adapter, controls, services, checks }
@@ -144,7 +182,7 @@ export function serviceEntries(services: readonly ReferencePart[]): { id: string
 /**
  * Mounts the reference system (REFERENCE-SPEC §11) on `ctx`: the optional
  * `environment` and `variant` services (the variant's assemble listener
- * included), LlmService with a MockAdapter on its route, SessionStore,
+ * included), the agent prompt variables, LlmService with a MockAdapter on its route, SessionStore,
  * ToolRegistry, then SystemPrompt + AgentLoop directly or through the app
  * chain, and the reconstruction invariant when asked. Synchronous: await the
  * returned fibers to observe activation (or failure).

@@ -20,14 +20,17 @@ export function nothingRan(report: Report): string | undefined {
 }
 
 /**
- * The exit code of a finished report: 1 when a scenario did not meet its
- * expectation, goldens are obsolete, or nothing ran (each said on `stderr`),
- * else 0.
+ * The exit code of a finished report: 3 when judging a scenario failed inside
+ * loadrace, 1 when a scenario did not meet its expectation, goldens are
+ * obsolete, or nothing ran (each said on `stderr`), else 0.
  */
 export function reportExitCode(report: Report, stderr: Output): number {
   for (const file of report.obsoleteGoldens ?? []) {
     stderr.write(`loadrace: obsolete golden ${file}: no scenario has this name (delete it, or restore the scenario)\n`)
   }
+  const broken = report.scenarios.filter(scenario => scenario.error !== undefined)
+  for (const scenario of broken) stderr.write(`loadrace: internal error in scenario ${scenario.name}: ${scenario.error}\n`)
+  if (broken.length > 0) return EXIT.internal
   const idle = nothingRan(report)
   if (idle !== undefined) stderr.write(`loadrace: ${idle}\n`)
   return report.summary.failed > 0 || report.obsoleteGoldens !== undefined || idle !== undefined ? EXIT.failed : EXIT.ok

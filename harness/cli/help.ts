@@ -21,6 +21,7 @@ const EXIT_CODES_TEXT = [
     [String(EXIT.ok), 'every scenario met its expectation'],
     [String(EXIT.failed), 'a scenario did not (see the report), nothing ran (every scenario was skipped), or the run failed'],
     [String(EXIT.usage), 'bad input: a usage error or a malformed scenario file; nothing was written'],
+    [String(EXIT.internal), 'internal error: judging a scenario failed inside loadrace (verdict error); the other scenarios and every report file were written'],
     [String(EXIT.interrupted), 'interrupted (SIGINT); a partial report was written'],
     [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written'],
   ]),

@@ -11,6 +11,7 @@ import { assembleReport, judge, withOverrides } from '../sweep/sweep.ts'
 import { styleFor } from './colour.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
+import { internalErrorReport } from '../sweep/scenario-report.ts'
 import { mergedExploration } from './merged-exploration.ts'
 import { OPTIONS, readGoldens, readReport, readTimeout } from './options.ts'
 import { readShardSet, scenariosAcross, type ScenarioAcrossShards } from './shard-set.ts'
@@ -87,9 +88,14 @@ export const mergeCommand: Command = {
         continue
       }
       const scenario = asSwept(original, entry)
-      const exploration = await mergedExploration(scenario, group, options, runner)
       const shardTime = group.entries.reduce((total, shardEntry) => total + shardEntry.durationMs, 0)
-      reports.push(await judge(original, scenario, exploration, { strategy: set.strategy, runner, goldens }, Date.now() - shardTime))
+      const begun = Date.now()
+      try {
+        const exploration = await mergedExploration(scenario, group, options, runner)
+        reports.push(await judge(original, scenario, exploration, { strategy: set.strategy, runner, goldens }, Date.now() - shardTime))
+      } catch (error) {
+        reports.push(internalErrorReport(scenario, set.strategy, error, Date.now() - begun + shardTime))
+      }
     }
     const complete = set.shards.every(shard => shard.report.complete)
     const workers = Math.max(...set.shards.map(shard => shard.report.options.workers))

@@ -34,7 +34,7 @@ export const sweepCommand: Command = {
       'Everything is validated (options, every scenario file) before anything is written. On SIGINT/SIGTERM the sweep '
         + 'stops, writes the report with complete: false, and exits 130/143; a second signal exits at once.',
     ],
-    operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
+    operands: [{ name: 'FILE|DIR…', help: 'scenario files, cordis.yml files (swept with defaults on the dsh target), or folders searched recursively for scenario files (default: scenarios/)' }],
     options: [
       OPTIONS.filter, OPTIONS.bail, OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
       OPTIONS.variant, OPTIONS.target, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.report, OPTIONS.format,

@@ -6,6 +6,8 @@ export const EXIT = {
   failed: 1,
   /** Bad input: a usage error or a malformed scenario file; nothing was written. */
   usage: 2,
+  /** Internal error: judging a scenario failed inside loadrace (its verdict is `error`); every other scenario and every report file was still written. */
+  internal: 3,
   /** Interrupted by SIGINT. */
   interrupted: 130,
   /** Terminated by SIGTERM. */

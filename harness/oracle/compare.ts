@@ -1,25 +1,34 @@
 import { unifiedDiff } from './diff.ts'
+import { readable } from './readable.ts'
 import type { DivergenceKind, DivergencePart } from '../report/types.ts'
 import type { Projection } from './projection.ts'
 
 /**
  * The parts of a projection, in the order a divergence is attributed: the
- * model-facing bytes first, then misconfiguration errors, then the rest of the
- * session log (which repeats the others, so it is the least specific).
+ * model-facing bytes first, then misconfiguration errors and entries that
+ * never became active, then the rest of the session log (which repeats the
+ * others, so it is the least specific).
  */
-export const PARTS: readonly DivergencePart[] = ['header', 'request', 'errors', 'events']
+export const PARTS: readonly DivergencePart[] = ['header', 'request', 'errors', 'inactive', 'events']
 
 export function partOf(projection: Projection, part: DivergencePart): unknown {
   switch (part) {
     case 'header': return projection.header
     case 'request': return projection.requests
     case 'errors': return { outcome: projection.outcome, ...projection.errors, stuck: projection.stuck }
+    case 'inactive': return projection.inactive
     case 'events': return { events: projection.events, live: projection.live }
   }
 }
 
-/** Recursively sorts every array by its elements' JSON, so that permutations compare equal. */
+/**
+ * Recursively sorts every array by its elements' JSON, so that permutations
+ * compare equal; a text of several paragraphs (a rendered system prompt:
+ * sections and paragraphs separated by blank lines) counts as the list of
+ * its paragraphs, so reordered sections are a permutation too.
+ */
 function sortArrays(value: unknown): unknown {
+  if (typeof value === 'string' && value.includes('\n\n')) return sortArrays(value.split(/\n\n+/))
   if (Array.isArray(value)) {
     return value.map(sortArrays).map(item => [JSON.stringify(item), item] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -51,8 +60,7 @@ export function firstDifference(a: Projection, b: Projection): Difference | unde
   return undefined
 }
 
-/** A unified diff of one part of two projections, pretty-printed JSON, labelled with the replay tokens. */
+/** A unified diff of one part of two projections, written out readably (texts line by line), labelled with the replay tokens. */
 export function diffPart(a: Projection, b: Projection, part: DivergencePart, labels: [string, string]): string {
-  const render = (projection: Projection) => JSON.stringify(partOf(projection, part), null, 2) + '\n'
-  return unifiedDiff(labels[0], labels[1], render(a), render(b))
+  return unifiedDiff(labels[0], labels[1], readable(partOf(a, part)), readable(partOf(b, part)))
 }

@@ -13,6 +13,16 @@ export interface StuckInfo {
   waiting: string[]
 }
 
+/** A loader entry whose plugin never became active, and why. */
+export interface InactiveEntry {
+  /** The entry's label (its id; see `scenario/entry-labels.ts`). */
+  id: string
+  /** `waiting`: a service it injects never appeared; `failed`: its config was rejected or apply threw; `not-imported`: its module failed to import; `disabled`. */
+  reason: 'waiting' | 'failed' | 'not-imported' | 'disabled' | string
+  /** With `waiting`: the services it still waits for. */
+  waiting?: string[]
+}
+
 /**
  * Everything model-facing (and everything a misconfiguration shows) of one
  * interleaving. Two interleavings are equivalent exactly when their
@@ -35,6 +45,8 @@ export interface Projection {
     turn: string[]
   }
   stuck: StuckInfo | null
+  /** Loader entries not active after boot, by label (empty for a stuck interleaving). */
+  inactive: InactiveEntry[]
 }
 
 /** `value` with `key` dropped at the top level (other keys in their original order); not a deep copy. */
@@ -51,6 +63,8 @@ export interface ProjectionInput {
   observation: Observation | undefined
   loadErrors: readonly string[]
   stuck: StuckInfo | null
+  /** Defaults to none. */
+  inactive?: readonly InactiveEntry[]
 }
 
 /**
@@ -74,6 +88,7 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
     live,
     errors: { load: [...loadErrors], turn: turnErrors },
     stuck,
+    inactive: [...input.inactive ?? []],
   }
 }
 

@@ -4,6 +4,7 @@ import {
   MAX_OUTPUTS_LISTED,
   VERDICT_MEANING,
   blameSentence,
+  movedSentence,
   coverage,
   expectation,
   formatDuration,
@@ -231,9 +232,13 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
     const [a, b] = divergence.blame
     parts.push('<h3>Blame</h3>', tag('p', { class: 'blame' }, `<strong>${code(a)} ⇄ ${code(b)}</strong> ` +
       `${h(blameSentence(divergence))} (part ${code(divergence.part)}, kind ${code(divergence.kind)})`))
+    const moved = movedSentence(divergence)
+    if (moved !== undefined) parts.push(tag('p', {}, h(moved)))
   }
   parts.push(replayList(scenario))
   if (divergence !== null) {
+    parts.push('<h3>First difference</h3>', diffPre(divergence.firstDifference))
+    if (divergence.sections !== undefined) parts.push('<h3>System prompt sections (before → after the swap)</h3>', diffPre(divergence.sections))
     parts.push(`<h3>Diff of the ${h(divergence.part)} (before → after the swap)</h3>`, diffPre(divergence.diff), swapMatrix(scenario, divergence))
   }
   const rerun = scenario.uncontrolled

@@ -17,6 +17,9 @@ function canonicalDivergence(divergence: Divergence): Divergence {
     blame: [divergence.blame[0], divergence.blame[1]],
     tokens: [divergence.tokens[0], divergence.tokens[1]],
     diff: divergence.diff,
+    firstDifference: divergence.firstDifference,
+    moved: divergence.moved.map(({ kind, name, owner }) => ({ kind, name, owner })),
+    ...divergence.sections === undefined ? {} : { sections: divergence.sections },
     swaps: {
       plugins: [...divergence.swaps.plugins],
       changed: divergence.swaps.changed.map(([a, b]): [string, string] => [a, b]),
@@ -57,6 +60,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     ...(scenario.goldenFile === undefined ? {} : { goldenFile: scenario.goldenFile }),
     ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
+    ...(scenario.error === undefined ? {} : { error: scenario.error }),
     durationMs,
   }
 }

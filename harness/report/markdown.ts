@@ -6,6 +6,7 @@ import {
   STATUS_MARK,
   VERDICT_MEANING,
   blameSentence,
+  movedSentence,
   coverage,
   expectation,
   failedScenarios,
@@ -136,9 +137,13 @@ function failureSection(scenario: ScenarioReport): string[] {
       '',
       `Tokens: before the swap ${markdownCode(before)}, after it ${markdownCode(after)}.`,
     )
+    const moved = movedSentence(divergence)
+    if (moved !== undefined) lines.push('', text(moved))
   }
   lines.push(...replayBlock(scenario))
   if (divergence !== null) {
+    lines.push(...diffBlock('**First difference**', divergence.firstDifference))
+    if (divergence.sections !== undefined) lines.push(...diffBlock('**System prompt sections** (before → after the swap)', divergence.sections))
     lines.push(...diffBlock(`**Diff** of the ${text(divergence.part)} (before → after the swap)`, divergence.diff))
   }
   const rerun = scenario.uncontrolled

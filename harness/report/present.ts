@@ -178,6 +178,12 @@ export function blameSentence(divergence: Divergence): string {
   return `Swapping ${a} and ${b} changes the ${divergence.part}: ${KIND_MEANING[divergence.kind]}.`
 }
 
+/** What moved and whose it is, in a sentence: `Moved: section tool:workflow (tool-workflow), section tool:cordis (tool-cordis).`; undefined when nothing attributable moved. */
+export function movedSentence(divergence: Divergence): string | undefined {
+  if (divergence.moved.length === 0) return undefined
+  return `Moved: ${divergence.moved.map(item => `${item.kind} ${item.name} (${item.owner})`).join(', ')}.`
+}
+
 /** The facts of one scenario run, each a short phrase, for a section's byline. */
 export function scenarioFacts(scenario: ScenarioReport): string[] {
   const outputs = scenario.distinctOutputs

@@ -1,4 +1,4 @@
-import { coverage, firstLines, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from './types.ts'
 
@@ -49,12 +49,24 @@ function trimmedDiff(title: string, diff: string, style: Style): string[] {
   return lines
 }
 
+/** Lines of `text`, indented, at most `MAX_DIFF_LINES` of them. */
+function indented(text: string, style: Style, prefix = INDENT): string[] {
+  const shown = firstLines(text.endsWith('\n') ? text : `${text}\n`, MAX_DIFF_LINES)
+  const lines = shown.text.trimEnd().split('\n').map(line => `${prefix}${line}`)
+  if (shown.omitted > 0) lines.push(`${prefix}${style.dim(`… ${shown.omitted} more lines in the report`)}`)
+  return lines
+}
+
 /** What a failure needs explained, one indented line each: problems, blame, replay commands, diffs. */
 export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): string[] {
   const lines = scenario.problems.flatMap(problem => problem.split('\n').map(line => `${INDENT}${line}`))
   const divergence = scenario.divergence
   if (divergence !== null) {
     lines.push(`${INDENT}blame: ${style.bold(`${divergence.blame[0]} ↔ ${divergence.blame[1]}`)} (${divergence.part}, ${divergence.kind})`)
+    const moved = movedSentence(divergence)
+    if (moved !== undefined) lines.push(`${INDENT}${moved}`)
+    lines.push(...indented(`first difference: ${divergence.firstDifference}`, style))
+    if (divergence.sections !== undefined) lines.push(`${INDENT}system prompt sections (before → after the swap):`, ...indented(divergence.sections, style, `${INDENT}  `))
   }
   for (const target of replayTargets(scenario).slice(0, MAX_REPLAYS)) {
     lines.push(`${INDENT}replay (${target.label}): ${replayCommand(target.token, scenario.file)}`)

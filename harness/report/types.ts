@@ -10,7 +10,7 @@
 export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'stuck' | 'skipped' | 'error'
 
 /** Which part of the projection differs between two interleavings. */
-export type DivergencePart = 'header' | 'request' | 'events' | 'errors'
+export type DivergencePart = 'header' | 'request' | 'events' | 'errors' | 'inactive'
 
 /** `order`: the same elements, permuted; `content`: anything else. */
 export type DivergenceKind = 'order' | 'content'
@@ -39,9 +39,24 @@ export interface Divergence {
   blame: [string, string]
   /** Replay tokens of the two interleavings, before and after the swap. */
   tokens: [string, string]
-  /** Unified diff of the differing part (before → after). */
+  /** Unified diff of the differing part (before → after), texts written out line by line. */
   diff: string
-  /** Which plugin pairs change the bytes when their positions in the baseline interleaving are exchanged. */
+  /** Where the two sides first differ (`header.system, line 14, column 1:`) with a few lines of context from each. */
+  firstDifference: string
+  /**
+   * Tools (by provenance) and prompt sections (by the plugin that registered
+   * them) whose relative order differs between the two sides; `owner` is the
+   * loader entry, `(base)` for the base composition.
+   */
+  moved: { kind: 'tool' | 'section', name: string, owner: string }[]
+  /** Unified diff of the system prompt's sections (`[order] name (plugin)`), when they differ. */
+  sections?: string
+  /**
+   * Which plugin pairs change the bytes when their positions in the baseline
+   * interleaving are exchanged. With more than 12 plugins only the pairs
+   * among the blamed plugins and the owners of moved contributions are tried
+   * (`plugins` lists those).
+   */
   swaps: {
     plugins: string[]
     /** Each sensitive pair once, in `plugins` order. */
@@ -107,6 +122,8 @@ export interface ScenarioReport {
   goldenDiff?: string
   /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */
   skipped?: string
+  /** Set with verdict `error` when exploring or judging this scenario failed inside loadrace: the error's message. */
+  error?: string
   durationMs: number
 }
 

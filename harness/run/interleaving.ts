@@ -12,12 +12,14 @@ import { runInSut } from '../loader/sut-context.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
 import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
-import { entriesOf, serviceEntryOptions, settlementOf } from './modules.ts'
+import { rootMount, settlementOf } from './modules.ts'
+import { inactiveEntries } from './inactive.ts'
+import { watchContributions, type Contributions } from './contributions.ts'
+import { entryLabel } from '../scenario/entry-labels.ts'
 import { ioInFlight, resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
 import { disposeAll } from './teardown.ts'
-import { includeFileOf } from './include-file.ts'
 
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
@@ -31,6 +33,8 @@ export interface InterleavingResult {
   /** The projection's bytes. */
   json: string
   hash: string
+  /** Who contributed each tool and prompt section of the last assembly (not part of the compared bytes). */
+  contributions: Contributions
 }
 
 const plainExporter = { colors: false as const, export() {} }
@@ -91,8 +95,10 @@ export async function runInterleaving(
       variant: scenario.variant,
       invariant: scenario.invariant,
       services: scenario.services,
+      base: scenario.base,
       environment: createDeterministicEnvironment(),
     }))
+    const contributions = watchContributions(root)
     const host: PluginHost = {
       mounted,
       gate: label => pool.hold(label, { kind: 'value', produce: () => undefined }),
@@ -105,11 +111,12 @@ export async function runInterleaving(
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
     const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
     scheduleImports(root, (entryId) => {
-      const service = services.get(entryId)
-      if (service) return pool.hold(entryId, { kind: 'value', produce: () => ({ default: service.plugin }) })
-      const spec = specs.get(entryId)
-      if (!spec) return Promise.reject(new Error(`no plugin "${entryId}" in scenario ${scenario.name}`))
-      return pool.hold(entryId, settlementOf(spec, host))
+      const label = entryLabel(entryId)
+      const service = services.get(label)
+      if (service) return pool.hold(label, { kind: 'value', produce: () => ({ default: service.plugin }) })
+      const spec = specs.get(label)
+      if (!spec) return Promise.reject(new Error(`no plugin "${label}" in scenario ${scenario.name}`))
+      return pool.hold(label, settlementOf(spec, host))
     })
 
     const settle = () => quiesce({
@@ -128,21 +135,18 @@ export async function runInterleaving(
       ])],
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
-      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo })
-      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash: hashOf(json) }
+      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
+      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash: hashOf(json), contributions: contributions.read() }
     }
 
     sut(() => root.plugin(ScheduledLoader))
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
-    const entries = [...mounted.entries.map(serviceEntryOptions), ...entriesOf(scenario)]
-    const include = scenario.loader === 'include' ? await includeFileOf(scenario, entries) : undefined
-    void sut(() => include !== undefined
-      ? loader.root.update([{ id: 'include', name: 'cordis:include', config: { path: include } }])
-      : loader.root.update(entries))
+    const mount = await rootMount(scenario, mounted.entries)
+    void sut(() => loader.root.update(mount.entries))
 
-    const imports = await settleOrStuck(pool.whenRequested(entries.map(entry => entry.id)), wait)
+    const imports = await settleOrStuck(pool.whenRequested(mount.initial), wait)
     if (imports.kind === 'stuck') return finish(undefined, stuck(imports.reason, 'boot'))
     const booted = sut(() => loader.await())
     let booting = true

@@ -31,6 +31,11 @@ function countResources(): Map<string, number> {
   return counts
 }
 
+/** Whether a one-shot request (a file read, a DNS lookup, a write) is in flight: work that will wake the system when it completes. */
+export function requestInFlight(): boolean {
+  return process.getActiveResourcesInfo().some(isRequest)
+}
+
 export function resourceBaseline(): ResourceBaseline {
   return countResources()
 }

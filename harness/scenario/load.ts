@@ -3,11 +3,12 @@
  * report the first problem in document order, import plugin modules, read
  * an `expect.header` file, and normalise. Each malformed file yields exactly one `ScenarioError`.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { ScenarioError, ScenarioErrors } from './errors.ts'
 import { findScenarioFiles, isScenarioFileName } from './discover.ts'
 import { isProblem, loadExpectedHeader } from './expected-header.ts'
+import { isEntryListText, readEntryTree, type EntryTree } from './entries-file.ts'
 import { loadPluginModules } from './modules.ts'
 import { normaliseScenario } from './normalise.ts'
 import { firstInDocument } from './position.ts'
@@ -48,30 +49,84 @@ async function readScenarioText(file: string): Promise<string> {
 }
 
 /**
+ * The scenario of a bare cordis.yml swept with defaults: the published dsh
+ * packages (a real configuration names real packages), `app: none`, and every
+ * interleaving expected to complete with identical bytes and every entry
+ * active. Named after its folder and file (`app/cordis.yml` → `app-cordis`).
+ */
+function entryListDefaults(file: string): Record<string, unknown> {
+  const path = resolve(file)
+  const slug = `${basename(dirname(path))}-${basename(path, extname(path))}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  return { name: slug || 'cordis', app: 'none', target: 'dsh', entries: `./${basename(path)}`, expect: { outcome: 'completed' } }
+}
+
+/** Reads the cordis.yml a scenario names; an `expect.inactive` id must name one of its entries. */
+async function entryTreeOf(file: string, dir: string, value: Record<string, unknown>): Promise<EntryTree> {
+  const tree = await readEntryTree(resolve(dir, String(value.entries)))
+  if (!('entries' in tree)) throw new ScenarioError(tree)
+  const expect = value.expect as { inactive?: unknown }
+  const labels = tree.entries.map(entry => entry.label)
+  const unknown = Array.isArray(expect.inactive) ? expect.inactive.findIndex(id => !labels.includes(String(id))) : -1
+  if (unknown >= 0) {
+    const id = JSON.stringify((expect.inactive as unknown[])[unknown])
+    throw toError(file, { path: ['expect', 'inactive', unknown], problem: `unknown entry ${id}`, allowed: `entries of ${String(value.entries)}: ${labels.join(', ')}`, anchor: 'value' })
+  }
+  return tree
+}
+
+/**
  * Loads one scenario file (`file` as the user gave it; relative paths resolve
- * against the working directory). Rejects with one `ScenarioError` when the
- * file is malformed; plugin modules are imported, and an `expect.header` file
- * read, only once every other check passed.
+ * against the working directory). A file holding a YAML list is a cordis.yml
+ * swept with defaults. Rejects with one `ScenarioError` when the file is
+ * malformed; plugin modules are imported, and an `expect.header` file read,
+ * only once every other check passed.
  */
 export async function loadScenario(file: string): Promise<Scenario> {
-  const parsed = parseScenarioYaml(await readScenarioText(file))
-  if (!isParsed(parsed)) throw toError(file, parsed)
+  const text = await readScenarioText(file)
+  const dir = dirname(resolve(file))
   const defaultName = basename(file, extname(file))
+  if (isEntryListText(text)) {
+    const value = entryListDefaults(file)
+    const tree = await entryTreeOf(file, dir, value)
+    return normaliseScenario(value, { file, dir, defaultName, modules: new Map(), tree })
+  }
+  const parsed = parseScenarioYaml(text)
+  if (!isParsed(parsed)) throw toError(file, parsed)
   const problems = [...checkStructure(parsed.value, ScenarioFileSchema), ...checkSemantics(parsed.value, defaultName)]
   const first = firstInDocument(parsed.doc, problems)
   if (first) throw toError(file, first)
-  const dir = dirname(resolve(file))
+  const tree = typeof parsed.value.entries === 'string' ? await entryTreeOf(file, dir, parsed.value) : undefined
   const plugins = parsed.value.plugins
   const modules = await loadPluginModules(Array.isArray(plugins) ? plugins : [], dir)
   if (!(modules instanceof Map)) throw toError(file, modules)
   const header = await loadExpectedHeader(parsed.value, dir)
   if (isProblem(header)) throw toError(file, header)
-  return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header })
+  return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, ...tree ? { tree } : {} })
+}
+
+/** Whether a path names a folder (searched for scenario files) rather than a file. */
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** A file found in a searched folder that holds a cordis.yml: a scenario names it with entries:, or a user sweeps it by name. */
+async function isFoundEntryList(file: string, named: ReadonlySet<string>): Promise<boolean> {
+  if (named.has(resolve(file))) return false
+  try {
+    return isEntryListText(await readFile(file, 'utf8'))
+  } catch {
+    return false
+  }
 }
 
 /**
  * Loads every scenario file among `paths` (files, and directories searched
- * recursively), sorted by path. Rejects with `ScenarioErrors` holding one
+ * recursively), sorted by path. A cordis.yml found in a searched folder is
+ * left to the scenario that names it; one named directly is swept. Rejects with `ScenarioErrors` holding one
  * error per malformed file, including a file whose scenario name another
  * loaded file already uses.
  */
@@ -79,7 +134,10 @@ export async function loadScenarios(paths: readonly string[]): Promise<Scenario[
   const scenarios: Scenario[] = []
   const errors: ScenarioError[] = []
   const owners = new Map<string, string>()
+  const named = new Set<string>()
+  for (const path of paths) if (!await isFolder(path)) named.add(resolve(path))
   for (const file of await findScenarioFiles(paths)) {
+    if (await isFoundEntryList(file, named)) continue
     let scenario: Scenario
     try {
       scenario = await loadScenario(file)

@@ -2,9 +2,12 @@
  * Turns a checked scenario file into a `Scenario`: schema defaults applied,
  * tools lists as single batches, tool specs completed, modules attached.
  */
+import { resolve } from 'node:path'
+import { definedOnly } from '../../src/app/forward.ts'
 import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
 import type { LoadedModule } from './modules.ts'
-import type { ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
+import type { EntryTree } from './entries-file.ts'
+import type { BaseConfig, EntriesSource, ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
 
 type FileEntry = ScenarioFile['plugins'][number]
 type FileTool = NonNullable<FileEntry['tools']>[number]
@@ -21,6 +24,8 @@ export interface ScenarioSource {
   modules: ReadonlyMap<number, LoadedModule>
   /** The `expect.header` tools, read from its file when it names one; undefined when the file pins none. */
   header?: ExpectedTool[]
+  /** The cordis.yml named by `entries:`, read and its modules imported. */
+  tree?: EntryTree
 }
 
 /** The parameters of a tool that declares none: an object schema without properties. */
@@ -58,7 +63,7 @@ function pluginSpec(entry: FileEntry, index: number, modules: ReadonlyMap<number
       module: entry.module,
       path: loaded.path,
       ...entry.config === undefined ? {} : { config: entry.config },
-      plugin: loaded.plugin,
+      outcome: loaded.outcome,
     }
   }
   if (entry.listener !== undefined) {
@@ -67,6 +72,39 @@ function pluginSpec(entry: FileEntry, index: number, modules: ReadonlyMap<number
   }
   if (entry.fault === undefined) throw new Error(`plugin entry ${index} has no kind`)
   return { kind: 'fault', ...common, fault: entry.fault }
+}
+
+/** The importing entries of a cordis.yml as module plugin specs: one scheduled import each. */
+function treePlugins(tree: EntryTree): PluginSpec[] {
+  return tree.entries.flatMap((entry): PluginSpec[] => entry.module === undefined ? [] : [{
+    kind: 'module',
+    id: entry.label,
+    inject: [],
+    module: entry.name,
+    path: entry.module.path,
+    outcome: entry.module.outcome,
+    ...entry.include ? { include: true as const } : {},
+  }])
+}
+
+function entriesSource(tree: EntryTree): EntriesSource {
+  return {
+    file: tree.file,
+    labels: tree.entries.map(entry => entry.label),
+    initial: tree.entries.filter(entry => entry.topLevel && entry.module !== undefined).map(entry => entry.label),
+  }
+}
+
+/** `base:` with `agent.cwd` made absolute against the scenario folder; absent parts stay absent. */
+function baseConfig(base: ScenarioFile['base'], dir: string): BaseConfig {
+  const out: BaseConfig = {}
+  const systemPrompt = definedOnly(base.systemPrompt ?? {})
+  if (Object.keys(systemPrompt).length > 0) out.systemPrompt = systemPrompt
+  if (base.tools !== undefined) out.tools = base.tools
+  const { cwd, ...agent } = definedOnly(base.agent ?? {})
+  if (cwd !== undefined) agent.cwd = resolve(dir, cwd)
+  if (Object.keys(agent).length > 0) out.agent = agent
+  return out
 }
 
 /**
@@ -86,18 +124,22 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     description: file.description ?? '',
     app: file.app,
     config,
+    base: baseConfig(file.base, source.dir),
     variant: file.variant,
     target: file.target,
     turns: file.turns,
     invariant: file.invariant,
-    loader: file.loader,
+    loader: source.tree ? 'include' : file.loader,
     services: file.services,
     ...file.timeout === undefined ? {} : { timeout: file.timeout },
-    plugins: file.plugins.map((entry, index) => pluginSpec(entry, index, source.modules)),
+    ...file.budget === undefined ? {} : { budget: file.budget },
+    plugins: source.tree ? treePlugins(source.tree) : (file.plugins ?? []).map((entry, index) => pluginSpec(entry, index, source.modules)),
+    ...source.tree ? { entries: entriesSource(source.tree) } : {},
     expect: {
       outcome: file.expect.outcome,
       ...file.expect.tools === undefined ? {} : { tools: file.expect.tools },
       ...source.header === undefined ? {} : { header: source.header },
+      inactive: file.expect.inactive ?? [],
       ...file.expect.error === undefined ? {} : { error: file.expect.error },
       deterministic: file.expect.deterministic,
     },

@@ -15,6 +15,9 @@ export const SCENARIO_NAME = /^[a-z0-9-]+$/
 /** Plugin entry ids. */
 export const PLUGIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
+/** What `plugins:` holds, for error lines. */
+export const PLUGINS_ALLOWED = 'entries with an id and one of tools, batches, module, listener, or a fault'
+
 /** The tool-kind keys of a plugin entry: exactly one per entry (a fault entry may have none). */
 export const PLUGIN_KINDS = ['tools', 'batches', 'module', 'listener'] as const
 
@@ -105,7 +108,7 @@ const pluginEntry = hinted(Schema.object({
   batches: toolBatches,
   module: hinted(Schema.string().min(1), {
     expected: 'a module path',
-    allowed: 'the path of a cordis plugin module, relative to the scenario file',
+    allowed: 'a cordis plugin module: a relative path, or an installed package specifier, resolved from the scenario file\'s folder',
   }),
   config: hinted(absentWhenOmitted(Schema.dict(Schema.any())), { expected: 'a mapping', allowed: 'the config passed to the plugin module' }),
   listener,
@@ -163,14 +166,36 @@ const expectation = hinted(Schema.object({
     hinted(Schema.string().min(1), { expected: 'a JSON file path', allowed: HEADER_SOURCES }),
     ExpectedHeaderSchema,
   ])), { expected: 'a list of tools or a JSON file path', allowed: HEADER_SOURCES }),
+  inactive: absentWhenOmitted(stringList('a list of entry ids', 'ids of the loader entries expected never to become active', {
+    expected: 'an entry id', allowed: 'the id of a plugin entry (a cordis.yml entry: its id below the file, nested ids joined by ".")',
+  }, true)),
   error: hinted(Schema.string(), { expected: 'a string', allowed: 'a substring of the expected error message' }),
   deterministic: hinted(Schema.boolean().default(true), {
     expected: 'true or false',
     allowed: 'false when the scenario demonstrates a race the sweep must find; default true',
   }),
-}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools or header, error, deterministic' })
+}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools or header, inactive, error, deterministic' })
 
 const range = (low: number, high: number) => Schema.natural().min(low).max(high)
+
+const flag = (what: string) => hinted(Schema.boolean(), { expected: 'true or false', allowed: what })
+
+/** The base composition's own config, as a deployment's cordis.yml sets it for those services. */
+const base = hinted(Schema.object({
+  systemPrompt: hinted(Schema.object({
+    includeHarnessIdentity: flag('whether the system prompt opens with the harness identity section; default true'),
+    includeRuntimeContext: flag('whether runtime-context entries reach the model; default true'),
+  }), { expected: 'a mapping', allowed: 'includeHarnessIdentity, includeRuntimeContext (persona and toolOrder go under config:)' }),
+  tools: hinted(absentWhenOmitted(Schema.dict(Schema.any())), {
+    expected: 'a mapping',
+    allowed: 'the tool runtime\'s plugin config, e.g. {mode: native} for dsh-tools; the service validates it',
+  }),
+  agent: hinted(Schema.object({
+    provider: hinted(Schema.string().min(1), { expected: 'a provider route', allowed: 'the route the scripted model serves; default mock' }),
+    model: hinted(Schema.string().min(1), { expected: 'a model name', allowed: 'the model the agent asks for ({{model}}); default mock' }),
+    cwd: hinted(Schema.string().min(1), { expected: 'a folder', allowed: 'the agent session\'s working directory ({{cwd}}), relative to the scenario file' }),
+  }), { expected: 'a mapping', allowed: 'provider, model, cwd of the agent the turns run on' }),
+}), { expected: 'a mapping', allowed: 'systemPrompt, tools, agent' })
 
 /** The whole scenario file. */
 export const ScenarioFileSchema = hinted(Schema.object({
@@ -181,6 +206,7 @@ export const ScenarioFileSchema = hinted(Schema.object({
   description: hinted(Schema.string(), { expected: 'a string', allowed: 'free text' }),
   app: hinted(oneOf(APP_NAMES).default('stdio-agent'), oneOfHint('app', APP_NAMES)),
   config: appConfig,
+  base,
   variant: hinted(oneOf(VARIANT_NAMES).default('canonical'), oneOfHint('variant', VARIANT_NAMES)),
   target: hinted(oneOf(TARGET_NAMES).default('reference'), oneOfHint('target', TARGET_NAMES)),
   turns: hinted(range(TURN_RANGE.min, TURN_RANGE.max).default(TURN_RANGE.min), {
@@ -196,9 +222,17 @@ export const ScenarioFileSchema = hinted(Schema.object({
     expected: `an integer from ${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max}`,
     allowed: `milliseconds per interleaving, ${TIMEOUT_RANGE.min}..${TIMEOUT_RANGE.max}`,
   }),
-  plugins: hinted(Schema.array(pluginEntry).min(1).required(), {
+  budget: hinted(range(1, Number.MAX_SAFE_INTEGER), {
+    expected: 'a whole number ≥ 1',
+    allowed: 'the most interleavings this scenario may run; the smaller of this and --budget applies',
+  }),
+  plugins: hinted(absentWhenOmitted(Schema.array(pluginEntry).min(1)), {
     expected: 'a non-empty list of plugin entries',
-    allowed: 'entries with an id and one of tools, batches, module, listener, or a fault',
+    allowed: PLUGINS_ALLOWED,
+  }),
+  entries: hinted(Schema.string().min(1), {
+    expected: 'a cordis.yml path',
+    allowed: 'the path of a cordis.yml whose entries the loader mounts, relative to the scenario file',
   }),
   expect: expectation,
 }), { expected: 'a YAML mapping', allowed: 'a YAML mapping of scenario keys' })

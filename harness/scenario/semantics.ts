@@ -5,7 +5,7 @@
  * so a structural problem is never reported twice.
  */
 import { ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, RESERVED_SERVICE_IDS, type Outcome } from './types.ts'
-import { PLUGIN_KINDS, SCENARIO_NAME } from './schema.ts'
+import { PLUGIN_KINDS, PLUGINS_ALLOWED, SCENARIO_NAME } from './schema.ts'
 import { isRecord } from './record.ts'
 import { showValue } from './show.ts'
 import type { FieldPath, Problem } from './problem.ts'
@@ -159,7 +159,37 @@ function checkPlugins(value: Record<string, unknown>): Problem[] {
   return out
 }
 
+/** Exactly one of `plugins:` (entries written out) and `entries:` (a cordis.yml); a cordis.yml goes through cordis:include. */
+function checkSource(value: Record<string, unknown>): Problem[] {
+  const has = (key: string) => Object.hasOwn(value, key)
+  if (!has('plugins') && !has('entries')) {
+    return [{ path: ['plugins'], problem: 'required key is missing', allowed: `${PLUGINS_ALLOWED}; or entries: the path of a cordis.yml`, anchor: 'end', at: [] }]
+  }
+  if (has('plugins') && has('entries')) {
+    const later = laterKey(value, 'plugins', 'entries')
+    return [at([later], `${later} cannot be combined with ${later === 'plugins' ? 'entries' : 'plugins'}`, 'list plugins, or name a cordis.yml with entries', 'key')]
+  }
+  if (has('entries') && value.loader === 'memory') {
+    return [at(['loader'], 'a cordis.yml named by entries is mounted through cordis:include', 'leave loader out, or set it to include', 'value')]
+  }
+  return []
+}
+
+/** In a scenario that lists its plugins, `expect.inactive` names plugin ids (or service entries racing as entries). */
+function checkInactive(value: Record<string, unknown>): Problem[] {
+  const expect = value.expect
+  const plugins = value.plugins
+  if (!isRecord(expect) || !Array.isArray(expect.inactive) || !Array.isArray(plugins)) return []
+  const ids = [
+    ...plugins.flatMap((entry: unknown) => isRecord(entry) && typeof entry.id === 'string' ? [entry.id] : []),
+    ...value.services === 'entries' ? RESERVED_SERVICE_IDS : [],
+  ]
+  return expect.inactive.flatMap((id: unknown, index): Problem[] => typeof id !== 'string' || ids.includes(id) ? [] : [
+    at(['expect', 'inactive', index], `unknown entry id ${JSON.stringify(id)}`, `ids of this file's entries: ${ids.join(', ')}`),
+  ])
+}
+
 /** Every semantic problem of a parsed scenario; `defaultName` is the file name without its extension. */
 export function checkSemantics(value: Record<string, unknown>, defaultName: string): Problem[] {
-  return [...checkName(value, defaultName), ...checkExpectation(value), ...checkPlugins(value)]
+  return [...checkName(value, defaultName), ...checkSource(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
 }

@@ -2,9 +2,9 @@
  * The normalised shape of one scenario file: a race to check, the system it
  * runs against, and what the run must show. Produced by `loadScenario()`.
  */
-import type { Plugin } from '@deepseek-ai/cordis'
 import type { VariantName } from '../../src/variants/types.ts'
 import { ALL_SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
+import type { ModuleOutcome } from './modules.ts'
 
 /** Which app composition hosts the agent (`none`: the base services only). */
 export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as const
@@ -12,7 +12,8 @@ export type AppName = typeof APP_NAMES[number]
 
 /** Which implementation runs: loadrace's reference or the published dsh packages. */
 export { TARGET_NAMES, type TargetName } from '../targets/types.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { BaseConfig, TargetName } from '../targets/types.ts'
+export type { BaseConfig } from '../targets/types.ts'
 
 /** How plugin entries reach the loader: in memory, or through a written `cordis.yml` and `cordis:include`. */
 export const LOADER_MODES = ['memory', 'include'] as const
@@ -92,18 +93,20 @@ export interface ToolsPluginSpec extends PluginCommon {
 /** A real cordis plugin module, imported while loading the scenario. */
 export interface ModulePluginSpec extends PluginCommon {
   kind: 'module'
-  /** The module path as written in the file. */
+  /** The module specifier as written (a relative path or a package specifier). */
   module: string
   /** The module's absolute path. */
   path: string
   /** The entry's config, absent when omitted. */
   config?: Record<string, unknown>
   /**
-   * The module's default export. Typed with cordis's own `Plugin`, whose
-   * config parameter defaults to `any`; the loader checked it is a function,
-   * a class or an object with `apply`.
+   * What the import gave, once per process: the module namespace the import
+   * hook hands the real loader (its `unwrapExports` picks the plugin; the
+   * scenario loader checked the shape), or the load error the hook rethrows.
    */
-  plugin: Plugin
+  outcome: ModuleOutcome
+  /** Set for a cordis.yml entry naming the include plugin by package: it mounts a nested, scheduled tree. */
+  include?: true
 }
 
 /** A `system-prompt/assemble` listener plugin. */
@@ -139,6 +142,8 @@ export interface Expectation {
   tools?: string[]
   /** The request header's tools, in order, with their descriptions and parameters where given; checked in every interleaving. */
   header?: ExpectedTool[]
+  /** Labels of the loader entries expected never to become active; every other entry must. */
+  inactive: string[]
   /** A substring of the turn or load error; only with `turn-error` or `load-error`. */
   error?: string
   /** `false`: the scenario demonstrates a race the sweep must find. Defaults to `true`. */
@@ -150,6 +155,16 @@ export interface ScenarioAppConfig {
   persona?: string
   /** Any list of strings: whether it is a valid tool order is for the system to decide. */
   toolOrder?: string[]
+}
+
+/** A cordis.yml the scenario mounts (`entries:`), read before the first interleaving. */
+export interface EntriesSource {
+  /** Absolute path of the file, mounted through `cordis:include` in every interleaving. */
+  file: string
+  /** Labels of every entry of the tree (nested includes and groups too), in file order. */
+  labels: string[]
+  /** Labels of the enabled entries of the file's own list whose import the loader asks for at once. */
+  initial: string[]
 }
 
 /** One normalised scenario. */
@@ -164,6 +179,7 @@ export interface Scenario {
   description: string
   app: AppName
   config: ScenarioAppConfig
+  base: BaseConfig
   variant: VariantName
   target: TargetName
   turns: number
@@ -173,7 +189,15 @@ export interface Scenario {
   services: ServiceMode
   /** Per-interleaving timeout in milliseconds; absent when omitted. */
   timeout?: number
-  /** Never empty; in file order. */
+  /** The most interleavings this scenario runs (capping `--budget`); absent when omitted. */
+  budget?: number
+  /**
+   * The loader entries whose imports are scheduled, in file order. With
+   * `entries:`, one module entry per importing entry of the cordis.yml
+   * (its id the entry's label); never empty otherwise.
+   */
   plugins: PluginSpec[]
+  /** The cordis.yml the loader mounts instead of `plugins` written out (`loader` is then `include`). */
+  entries?: EntriesSource
   expect: Expectation
 }

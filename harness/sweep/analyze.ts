@@ -3,12 +3,14 @@ import type { Divergence, UncontrolledReplay, Verdict } from '../report/types.ts
 import { pluginOf, type Schedule, type Space } from '../space/space.ts'
 import { formatToken } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
-import { diffPart, firstDifference } from '../oracle/compare.ts'
+import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
+import { movedContributions, movedOwners, sectionDiff } from '../oracle/moved.ts'
+import { describeDifference, locateDifference } from '../oracle/readable.ts'
 import type { Projection } from '../oracle/projection.ts'
 import type { Exploration, OutputGroup } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
 import { replayableSchedule, type RunRecord } from './runner.ts'
-import { swapMatrix } from './swaps.ts'
+import { swapMatrix, swapPlugins } from './swaps.ts'
 
 /** What the exploration means. */
 export interface Analysis {
@@ -81,13 +83,20 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
   const a = JSON.parse(left.json) as Projection
   const b = JSON.parse(right.json) as Projection
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
+  const moved = movedContributions(left.contributions, right.contributions)
+  const plugins = swapPlugins(space, result.blame, movedOwners(moved))
+  const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
+  const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
   return {
     part: difference.part,
     kind: difference.kind,
     blame: [pluginOf(result.blame[0]), pluginOf(result.blame[1])],
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
-    swaps: { plugins: space.chains.map(chain => chain.plugin), changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache) },
+    firstDifference: located ? describeDifference(difference.part, located) : difference.part,
+    moved,
+    ...sections === undefined ? {} : { sections },
+    swaps: { plugins, changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache, plugins) },
   }
 }
 

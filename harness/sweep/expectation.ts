@@ -2,6 +2,7 @@ import type { ExpectedTool, Scenario } from '../scenario/types.ts'
 import type { Projection } from '../oracle/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
 import type { UncontrolledReplay } from '../report/types.ts'
+import { describeInactive } from '../run/inactive.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf, UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from './explore.ts'
@@ -37,8 +38,7 @@ export function headerProblem(expected: readonly ExpectedTool[], header: unknown
 }
 
 /** The error texts of an output, for `expect.error`: load errors and turn errors. */
-function errorTexts(json: string): string[] {
-  const projection = JSON.parse(json) as Projection
+function errorTexts(projection: Projection): string[] {
   return [...projection.errors.load, ...projection.errors.turn]
 }
 
@@ -50,9 +50,25 @@ export function uncontrolledProblem(replay: UncontrolledReplay): string {
     + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}`
 }
 
+/**
+ * Entries of one output that are inactive without `expect.inactive` listing
+ * them, and listed entries that became active after all (a stuck output
+ * says nothing about either).
+ */
+function inactiveProblems(projection: Projection, expected: readonly string[], where: string): string[] {
+  if (projection.outcome === 'stuck') return []
+  const inactive = projection.inactive ?? []
+  const unexpected = inactive.filter(entry => !expected.includes(entry.id))
+  const active = expected.filter(id => !inactive.some(entry => entry.id === id))
+  return [
+    ...unexpected.map(entry => `entry ${describeInactive(entry)} never became active (${where}); list it under expect.inactive if that is intended`),
+    ...active.map(id => `expected entry ${id} to stay inactive, but it became active (${where})`),
+  ]
+}
+
 /** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
-function errorsSaid(json: string): string {
-  const { errors } = JSON.parse(json) as Projection
+function errorsSaid(projection: Projection): string {
+  const { errors } = projection
   const said = [...errors.load.map(text => `load error ${JSON.stringify(text)}`), ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`)]
   return said.length === 0 ? '' : `: ${said.join('; ')}`
 }
@@ -87,18 +103,18 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
   }
   for (const group of exploration.outputs) {
     const record = group.first
+    const projection = JSON.parse(group.json) as Projection
     const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
-    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(group.json)}`)
+    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(projection)}`)
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }
-    const header = expect.header !== undefined && record.outcome === expect.outcome
-      ? headerProblem(expect.header, (JSON.parse(group.json) as Projection).header)
-      : undefined
+    const header = expect.header !== undefined && record.outcome === expect.outcome ? headerProblem(expect.header, projection.header) : undefined
     if (header !== undefined) problems.push(`${header} (${where})`)
-    if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(group.json).some(text => text.includes(expect.error!))) {
-      problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(group.json))} (${where})`)
+    if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(projection).some(text => text.includes(expect.error!))) {
+      problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
+    problems.push(...inactiveProblems(projection, expect.inactive, where))
   }
   return problems
 }

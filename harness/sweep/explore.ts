@@ -88,15 +88,17 @@ export async function discoverSpace(scenario: Scenario, runner: Runner): Promise
   return discoveredSpace(declared, run.schedule)
 }
 
-/** The schedules a strategy plans over `space` (by default the declared one), before sharding, capped by the budget. */
+/** The schedules a strategy plans over `space` (by default the declared one), before sharding, capped by the budget (and the scenario's own `budget:`). */
 export function planFor(scenario: Scenario, options: ExploreOptions, space: Space = spaceOfScenario(scenario)) {
+  // A scenario's own budget caps the sweep's.
+  const budget = Math.min(options.budget, scenario.budget ?? options.budget)
   const plan = strategies[options.strategy].plan(space, {
     seed: deriveSeed(options.seed, scenario.name),
-    budget: options.budget,
+    budget,
     depth: options.depth,
     strength: options.strength,
   })
-  return { space, plan, schedules: [...upTo(plan.schedules, options.budget)] }
+  return { space, plan, schedules: [...upTo(plan.schedules, budget)] }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Outcome, StuckInfo } from '../oracle/projection.ts'
 import { headerToolNames } from '../oracle/projection.ts'
 import { loadTarget } from '../targets/index.ts'
 import { runInterleaving } from '../run/interleaving.ts'
+import type { Contributions } from '../run/contributions.ts'
 
 /** One explored interleaving, as the sweep keeps it. */
 export interface RunRecord {
@@ -21,6 +22,8 @@ export interface RunRecord {
   stuck: StuckInfo | null
   /** The projection's bytes; a runner may omit it for a hash it already reported. */
   json?: string
+  /** Who contributed each tool and prompt section (for naming what moved in a divergence). */
+  contributions?: Contributions
 }
 
 /** Runs interleavings of one scenario; in this process or spread over worker threads. */
@@ -56,6 +59,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     tools: headerToolNames(result.projection),
     stuck: result.projection.stuck,
     json: result.json,
+    contributions: result.contributions,
   }
 }
 

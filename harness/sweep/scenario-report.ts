@@ -6,7 +6,7 @@ import { tokenOf } from './analyze.ts'
 import { replayableSchedule } from './runner.ts'
 import type { Exploration } from './explore.ts'
 import { spaceOfScenario } from './explore.ts'
-import type { Space } from '../space/space.ts'
+import { spaceSize, type Space } from '../space/space.ts'
 
 /** The operations of `space` the scenario file does not declare, in chain order. */
 function discoveredOps(scenario: Scenario, space: Space): string[] {
@@ -77,32 +77,51 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   return report
 }
 
-/**
- * The entry of a scenario the target cannot run: verdict `skipped` with the
- * reason, no `passed` (it neither passed nor failed), nothing explored.
- */
-export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
+/** The fields of an entry for a scenario no interleaving of which was explored. */
+function unexplored(scenario: Scenario, strategy: string): Omit<ScenarioReport, 'space' | 'verdict' | 'problems' | 'durationMs'> {
   return {
     name: scenario.name,
     file: scenario.file,
     variant: scenario.variant,
     target: scenario.target,
     plugins: scenario.plugins.length,
-    space: '0',
     discovered: [],
     planned: 0,
     explored: 0,
     strategy,
     guarantee: 'sampled',
-    verdict: 'skipped',
     outcome: 'none',
     distinctOutputs: 0,
     outputs: [],
     divergence: null,
     golden: 'none',
     expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
-    problems: [],
-    skipped: reason,
-    durationMs: 0,
+  }
+}
+
+/**
+ * The entry of a scenario the target cannot run: verdict `skipped` with the
+ * reason, no `passed` (it neither passed nor failed), nothing explored.
+ */
+export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
+  return { ...unexplored(scenario, strategy), space: '0', verdict: 'skipped', problems: [], skipped: reason, durationMs: 0 }
+}
+
+/**
+ * The entry of a scenario whose exploring or judging failed inside loadrace:
+ * verdict `error`, the message in `error` and among the problems. The sweep
+ * goes on with the other scenarios and writes every report file; the
+ * command exits 3.
+ */
+export function internalErrorReport(scenario: Scenario, strategy: string, error: unknown, durationMs: number): ScenarioReport {
+  const message = error instanceof Error ? error.message : String(error)
+  return {
+    ...unexplored(scenario, strategy),
+    space: spaceSize(spaceOfScenario(scenario)).toString(),
+    verdict: 'error',
+    passed: false,
+    problems: [`internal error while judging this scenario: ${message}`],
+    error: message,
+    durationMs,
   }
 }

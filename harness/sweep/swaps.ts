@@ -17,13 +17,27 @@ export function adjacentOrders(space: Space, base: Schedule, a: string, b: strin
 }
 
 /**
- * Which plugin pairs change the bytes when swapped next to each other around
- * the `base` interleaving — the data of the report's plugin × plugin matrix.
+ * Which pairs of `plugins` change the bytes when swapped next to each other
+ * around the `base` interleaving — the data of the report's plugin × plugin matrix.
  * The pair blamed by the minimal counterexample is always included (it was
  * proven, possibly around another interleaving).
  */
-export async function swapMatrix(space: Space, base: Schedule, blame: readonly [string, string], cache: RunCache): Promise<[string, string][]> {
+/** Above this many plugins the full matrix (n(n−1)/2 pairs, two runs each) costs too much on real systems; see {@link swapPlugins}. */
+export const SWAP_MATRIX_MAX = 12
+
+/**
+ * The plugins whose pairs the matrix tries: all of them up to
+ * {@link SWAP_MATRIX_MAX}; beyond that the blamed plugins and `involved` ones
+ * (the owners of the contributions that moved), in declaration order.
+ */
+export function swapPlugins(space: Space, blame: readonly [string, string], involved: readonly string[]): string[] {
   const plugins = space.chains.map(chain => chain.plugin)
+  if (plugins.length <= SWAP_MATRIX_MAX) return plugins
+  const chosen = new Set([...blame.map(op => pluginOf(op)), ...involved])
+  return plugins.filter(plugin => chosen.has(plugin))
+}
+
+export async function swapMatrix(space: Space, base: Schedule, blame: readonly [string, string], cache: RunCache, plugins: readonly string[] = space.chains.map(chain => chain.plugin)): Promise<[string, string][]> {
   const blamed = new Set(blame.map(op => pluginOf(op)))
   const changed: [string, string][] = []
   for (const [i, a] of plugins.entries()) {

@@ -12,7 +12,7 @@ import { analyze } from './analyze.ts'
 import { expectationProblems } from './expectation.ts'
 import { RunCache } from './hash-cache.ts'
 import type { Runner } from './runner.ts'
-import { scenarioReport, skippedReport } from './scenario-report.ts'
+import { internalErrorReport, scenarioReport, skippedReport } from './scenario-report.ts'
 import { formatShard } from './shard.ts'
 
 export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
@@ -116,8 +116,10 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
 }
 
 /**
- * Sweeps scenarios one after another and assembles the report. Stops early
- * (and marks the report incomplete) when the signal aborts.
+ * Sweeps scenarios one after another and assembles the report. A scenario
+ * whose exploring or judging throws gets verdict `error` with the message and
+ * the sweep goes on. Stops early (and marks the report incomplete) when the
+ * signal aborts.
  */
 export async function sweep(scenarios: readonly Scenario[], options: SweepOptions): Promise<Report> {
   const started = Date.now()
@@ -125,7 +127,14 @@ export async function sweep(scenarios: readonly Scenario[], options: SweepOption
   for (const scenario of scenarios) {
     if (options.signal?.aborted) break
     options.onScenario?.(scenario)
-    const entry = await sweepScenario(scenario, options)
+    const begun = Date.now()
+    let entry: ScenarioReport
+    try {
+      entry = await sweepScenario(scenario, options)
+    } catch (error) {
+      // One scenario's internal failure is its verdict, not the end of the sweep.
+      entry = internalErrorReport(withOverrides(scenario, options), options.strategy, error, Date.now() - begun)
+    }
     reports.push(entry)
     options.onJudged?.(entry)
   }

@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { referenceParts, serviceEntries } from '../../src/composition.ts'
 import { MockAdapter } from '../../src/llm/mock-adapter.ts'
 import { getVariant } from '../../src/variants/index.ts'
-import type { LiveRecord, Mounted, MountOptions, Target } from './types.ts'
+import type { LiveRecord, Mounted, MountOptions, Target, TargetFeatures } from './types.ts'
 import { missingService } from './boot.ts'
 
 /** The scripted model's reply to every request. */
@@ -13,14 +13,27 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** Why the reference cannot take this base config, or undefined. */
+function unsupportedBase(features: TargetFeatures): string | undefined {
+  const { base, app } = features
+  if (base.tools !== undefined) return 'the reference tool registry takes no config (base.tools is for the dsh tool runtime)'
+  const forwarded = base.systemPrompt !== undefined || base.agent?.provider !== undefined || base.agent?.model !== undefined
+  if (forwarded && (app === 'stdio-agent' || app === 'acp-agent')) {
+    return `the RFC-era ${app} forwards persona and toolOrder only (base.systemPrompt and the agent's provider and model need app: none or agent-core)`
+  }
+  return undefined
+}
+
 function mount(root: Context, options: MountOptions): Mounted {
+  const { provider, model, cwd } = options.base.agent ?? {}
   const { adapter, controls, services, checks } = referenceParts({
     app: options.app,
-    config: options.config as { persona?: string, toolOrder?: string[] },
+    config: { ...options.config as { persona?: string, toolOrder?: string[] }, ...options.base.systemPrompt },
     variant: getVariant(options.variant),
     environment: options.environment,
-    adapter: new MockAdapter({ fallback: MockAdapter.textResponse(REPLY) }),
+    adapter: new MockAdapter({ fallback: MockAdapter.textResponse(REPLY), ...provider === undefined ? {} : { provider } }),
     invariant: options.invariant,
+    agent: { provider, model },
   })
   const racing = options.services === 'entries'
   for (const part of [...controls, ...racing ? [] : services, ...checks]) root.plugin(part.plugin, part.config)
@@ -36,7 +49,7 @@ function mount(root: Context, options: MountOptions): Mounted {
       const live: LiveRecord[] = []
       root.on('agent/status', ({ status }) => { live.push({ event: 'agent/status', status }) })
       root.on('agent/error', ({ turn, step, error }) => { live.push({ event: 'agent/error', turn, step, message: messageOf(error) }) })
-      const agent = root.agentLoop.create()
+      const agent = root.agentLoop.create(cwd === undefined ? {} : { cwd })
       for (let turn = 1; turn <= turns; turn++) {
         agent.followup(`turn ${turn}`)
         await agent.idle()
@@ -54,6 +67,6 @@ function mount(root: Context, options: MountOptions): Mounted {
 /** loadrace's own reference system (`src/`). */
 export const referenceTarget: Target = {
   name: 'reference',
-  unsupported: () => undefined,
+  unsupported: unsupportedBase,
   mount,
 }

@@ -40,15 +40,38 @@ export interface Observation {
   live: readonly LiveRecord[]
 }
 
+/**
+ * The base composition's own config, as a deployment's cordis.yml sets it for
+ * those services (a scenario's `base:`); each part absent when not given.
+ */
+export interface BaseConfig {
+  /** SystemPrompt keys besides persona and toolOrder (those come down the app chain from `config`). */
+  systemPrompt?: { includeHarnessIdentity?: boolean, includeRuntimeContext?: boolean }
+  /** The tool runtime's plugin config, passed as given (the service validates it). */
+  tools?: Record<string, unknown>
+  /** The agent the turns run on: its provider route (the scripted model serves it), model, and absolute working directory. */
+  agent?: { provider?: string, model?: string, cwd?: string }
+}
+
 /** What the base composition needs from the scenario. */
 export interface MountOptions {
   app: 'stdio-agent' | 'acp-agent' | 'agent-core' | 'none'
   config: { persona?: string, toolOrder?: unknown }
+  base: BaseConfig
   variant: string
   invariant: boolean
   /** `root`: mount the services directly; `entries`: hand them back as loader entries, so they race too. */
   services: 'root' | 'entries'
   environment: TargetEnvironment
+}
+
+/** What a target is asked about before it runs a scenario. */
+export interface TargetFeatures {
+  app: string
+  variant: string
+  invariant: boolean
+  services: string
+  base: BaseConfig
 }
 
 /** A plugin the base composition contributes as a loader entry (`services: entries`). */
@@ -77,6 +100,6 @@ export interface Mounted {
 export interface Target {
   readonly name: TargetName
   /** Why this target cannot run a scenario with these features, or undefined. */
-  unsupported(features: { app: string, variant: string, invariant: boolean, services: string }): string | undefined
+  unsupported(features: TargetFeatures): string | undefined
   mount(root: Context, options: MountOptions): Mounted
 }

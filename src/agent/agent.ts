@@ -53,13 +53,18 @@ export class Agent {
   private readonly requests: RequestBuilder
   private readonly runtimeContext: RuntimeContextProjection
 
-  constructor(private readonly runtime: AgentRuntime, readonly session: Session, route: AgentRoute) {
+  /**
+   * @param options - the agent's route and its session's working directory
+   *   (`cwd`, absent when none was given); read by the `{{provider}}`,
+   *   `{{model}}` and `{{cwd}}` prompt variables the loop registers.
+   */
+  constructor(private readonly runtime: AgentRuntime, readonly session: Session, readonly options: AgentRoute & { readonly cwd?: string }) {
     this.inbox = new Inbox(session, {
       inserted: message => this.emit('agent/inbox/inserted', { agent: this, message }),
       claimed: (message, turn) => this.emit('agent/inbox/claimed', { agent: this, message, turn }),
       discarded: message => this.emit('agent/inbox/discarded', { agent: this, message }),
     })
-    this.requests = new RequestBuilder(runtime.ctx, runtime.llm, this, route)
+    this.requests = new RequestBuilder(runtime.ctx, runtime.llm, this, options)
     this.runtimeContext = new RuntimeContextProjection(session)
     this.lastTurn = 0
     for (const event of session.events) if (event.type === 'turn/start') this.lastTurn = event.data.turn

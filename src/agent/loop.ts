@@ -22,6 +22,8 @@ export interface AgentOptions {
   provider?: string
   model?: string
   maxTokens?: number
+  /** The session's working directory, absolute; the `{{cwd}}` prompt variable. */
+  cwd?: string
 }
 
 /** The AgentLoop plugin config. */
@@ -41,6 +43,7 @@ const AgentOptionsSchema = Schema.object({
   provider: Schema.string(),
   model: Schema.string(),
   maxTokens: Schema.natural(),
+  cwd: Schema.string(),
 })
 
 const ConfigSchema = Schema.object({
@@ -93,6 +96,7 @@ export class AgentLoop extends Service {
         provider: options.provider ?? this.config.provider,
         model: options.model ?? this.config.model,
         ...options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens },
+        ...options.cwd === undefined ? {} : { cwd: options.cwd },
       },
     )
     this.agents.set(id, agent)

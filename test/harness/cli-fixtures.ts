@@ -21,13 +21,15 @@ export interface CliRun {
 /** Options of one command run. */
 export interface CliOptions {
   cwd: string
+  /** The bin to run; default loadrace's own. */
+  bin?: string
   /** Added to the environment; `CI` is cleared unless given here. */
   env?: Record<string, string>
 }
 
 /** Starts `node bin/loadrace.js …args` without waiting for it; `output()` is what it wrote so far. */
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun>, output: () => { stdout: string, stderr: string } } {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -28,6 +28,7 @@ function mountDsh(config: MountOptions['config'] = {}, invariant = false): Harne
   const mounted = dshTarget.mount(root, {
     app: 'none',
     config: { persona: 'You are a test agent.', ...config },
+    base: {},
     variant: 'canonical',
     invariant,
     services: 'root',
@@ -222,7 +223,7 @@ describe('dsh target: tools and services', () => {
 })
 
 describe('dsh target: unsupported features', () => {
-  const base = { app: 'none', variant: 'canonical', invariant: false, services: 'root' }
+  const base = { app: 'none', variant: 'canonical', invariant: false, services: 'root', base: {} }
 
   it('supports the canonical base composition, with or without the invariant', () => {
     expect(dshTarget.unsupported(base)).toBeUndefined()

@@ -71,6 +71,9 @@ export const divergent = scenario({
     blame: ['alpha', 'gamma'],
     tokens: ['lr1:registration-race:alpha,gamma,beta,delta', 'lr1:registration-race:gamma,alpha,beta,delta'],
     diff: DIVERGENCE_DIFF,
+    firstDifference: `request[0].tools[0].name:\n-  "alpha"\n+  ${JSON.stringify(HOSTILE_TOOL)}`,
+    moved: [{ kind: 'tool', name: 'alpha', owner: 'alpha' }, { kind: 'tool', name: HOSTILE_TOOL, owner: 'gamma' }],
+    sections: '--- before\n+++ after\n@@ -1,2 +1,2 @@\n-[115] workflow (alpha)\n [115] cordis (gamma)\n+[115] workflow (alpha)\n',
     swaps: {
       plugins: ['alpha', 'beta', 'gamma', 'delta'],
       changed: [['alpha', 'gamma'], ['beta', 'gamma']],

@@ -139,7 +139,7 @@ describe('renderJson', () => {
     expect(scenarios[4]).toMatchObject({ verdict: 'skipped' })
     expect(Object.keys(scenarios[4] ?? {})).not.toContain('passed')
     expect(Object.keys(parsed.summary as object)).toEqual(['scenarios', 'passed', 'failed', 'skipped', 'interleavings', 'durationMs'])
-    expect(Object.keys((scenarios[1]?.divergence ?? {}) as object)).toEqual(['part', 'kind', 'blame', 'tokens', 'diff', 'swaps'])
+    expect(Object.keys((scenarios[1]?.divergence ?? {}) as object)).toEqual(['part', 'kind', 'blame', 'tokens', 'diff', 'firstDifference', 'moved', 'sections', 'swaps'])
   })
 
   it('stripTimings zeroes every duration without touching the input', () => {
@@ -203,7 +203,7 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('(part `request`, kind `order`)')
     expect(markdown).toContain('before the swap `lr1:registration-race:alpha,gamma,beta,delta`')
     expect(markdown).toContain('after it `lr1:registration-race:gamma,alpha,beta,delta`')
-    expect(fences.map((fence) => fence.info)).toEqual(['sh', 'diff', 'diff', 'sh', 'sh'])
+    expect(fences.map((fence) => fence.info)).toEqual(['sh', 'diff', 'diff', 'diff', 'diff', 'sh', 'sh'])
     expect(fences[0]?.content).toBe([
       '# before the swap',
       "npx loadrace replay 'lr1:registration-race:alpha,gamma,beta,delta' --scenarios scenarios/registration-race.yml",
@@ -211,9 +211,12 @@ describe('renderMarkdown', () => {
       "npx loadrace replay 'lr1:registration-race:gamma,alpha,beta,delta' --scenarios scenarios/registration-race.yml",
       '',
     ].join('\n'))
-    expect(fences[1]?.content).toBe(showInvisible(DIVERGENCE_DIFF))
-    expect(fences[2]?.content).toBe(divergent.goldenDiff)
-    expect(fences[3]?.content).toContain("npx loadrace replay 'lr1:clock:a' --scenarios 'scenarios/clock | `reads`.yml'\n# output 2")
+    expect(fences[1]?.content).toBe(`${divergent.divergence!.firstDifference}\n`)
+    expect(fences[2]?.content).toBe(divergent.divergence!.sections)
+    expect(fences[3]?.content).toBe(showInvisible(DIVERGENCE_DIFF))
+    expect(fences[4]?.content).toBe(divergent.goldenDiff)
+    expect(fences[5]?.content).toContain("npx loadrace replay 'lr1:clock:a' --scenarios 'scenarios/clock | `reads`.yml'\n# output 2")
+    expect(markdown).toContain(`Moved: tool alpha (alpha), tool ${HOSTILE_TOOL.replaceAll('<', '&lt;').replaceAll('>', '&gt;')} (gamma).`)
   })
 
   it('keeps every scenario string inert outside code', () => {
@@ -239,7 +242,7 @@ describe('renderMarkdown', () => {
     const diff = Array.from({ length: 1000 }, (_, i) => `+line ${i}`).join('\n')
     const long = sampleReport({ scenarios: [{ ...divergent, divergence: { ...divergent.divergence!, diff } }] })
     const rendered = markdownBlocks(renderMarkdown(long))
-    const diffFence = rendered.fences.find((fence) => fence.info === 'diff')
+    const diffFence = rendered.fences.find((fence) => fence.content.startsWith('+line 0'))
     expect(diffFence?.content.split('\n').length).toBe(301)
     expect(rendered.lines).toContain('_700 more diff lines omitted; the whole diff is in report.json._')
   })

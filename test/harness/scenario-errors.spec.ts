@@ -68,7 +68,8 @@ describe('file-level errors', () => {
   })
 
   it('rejects a document that is not a mapping', async () => {
-    expect(await lineOf('- a\n- b\n')).toBe('x.yml: (file): expected a YAML mapping, got a list (a YAML mapping of scenario keys)')
+    // A list is a cordis.yml (swept with defaults), read as the loader reads one: entries are mappings.
+    expect(await lineOf('- a\n- b\n')).toBe('x.yml: [0]: expected a loader entry, got "a" (a mapping with id and name)')
     expect((await pathAndProblem('just text\n'))[1]).toBe('expected a YAML mapping, got a scalar "just text"')
     expect((await pathAndProblem(''))[1]).toBe('expected a YAML mapping, got an empty document')
   })
@@ -122,7 +123,7 @@ describe('unsafe YAML', () => {
 describe('structural errors', () => {
   it('names an unknown top-level key and lists the allowed ones', async () => {
     expect(await lineOf(minimal('tolOrder: [a]\n'))).toBe(
-      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, variant, target, turns, invariant, loader, services, timeout, plugins, expect)',
+      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, budget, plugins, entries, expect)',
     )
   })
 
@@ -141,7 +142,7 @@ describe('structural errors', () => {
 
   it('reports a missing required key', async () => {
     expect(await lineOf('expect: { outcome: completed }\n')).toBe(
-      'x.yml: plugins: required key is missing (entries with an id and one of tools, batches, module, listener, or a fault)',
+      'x.yml: plugins: required key is missing (entries with an id and one of tools, batches, module, listener, or a fault; or entries: the path of a cordis.yml)',
     )
     expect(await pathAndProblem('plugins:\n  - tools: [x]\nexpect: { outcome: completed }\n')).toEqual(['plugins[0].id', 'required key is missing'])
     expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\n')).toEqual(['expect', 'required key is missing'])
@@ -342,22 +343,20 @@ describe('module plugins', () => {
     const dir = await fixtureDir()
     const line = (await failure(await dir.write('x.yml', entry('    module: ./plugins/gone.ts\n')))).line
     expect(line).toBe(
-      `${dir.root}/x.yml: plugins[0].module: module file not found: "./plugins/gone.ts" resolves to ${dir.root}/plugins/gone.ts (a plugin module path, relative to the scenario file)`,
+      `${dir.root}/x.yml: plugins[0].module: module file not found: "./plugins/gone.ts" resolves to ${dir.root}/plugins/gone.ts (a relative path, or an installed package specifier, resolved from the folder of the file that names it)`,
     )
   })
 
-  it('reports a module whose import throws, on one line without a stack', async () => {
+  it('loads a module whose import throws: that is the load error of every interleaving, not a bad file', async () => {
     const { file } = await withModule('throw new Error("cannot start:\\nsecond line")\nexport default () => {}\n')
-    const error = await failure(file)
-    expect(error.path).toBe('plugins[0].module')
-    expect(error.problem).toBe('importing "./plugins/m.ts" failed: Error: cannot start:')
-    expect(error.allowed).toBe('a module that imports without throwing')
+    const [plugin] = (await loadScenario(file)).plugins
+    expect(plugin?.kind === 'module' && plugin.outcome).toEqual({ kind: 'failed', error: 'importing "./plugins/m.ts" failed: Error: cannot start:' })
   })
 
-  it('reports a module without a default export', async () => {
-    const { dir, file } = await withModule('export const apply = () => {}\n')
+  it('reports a module that exports no plugin: no default export and no apply', async () => {
+    const { dir, file } = await withModule('export const name = "m"\n')
     expect((await failure(file)).line).toBe(
-      `${dir.root}/x.yml: plugins[0].module: "./plugins/m.ts" has no default export (a default export that is a cordis plugin: a function, a class, or an object with apply)`,
+      `${dir.root}/x.yml: plugins[0].module: "./plugins/m.ts" exports no plugin: no default export, and no apply among its exports (it exports name) (a module whose default export, or whose namespace of named exports, is a cordis plugin: a function, a class, or an object with apply)`,
     )
   })
 

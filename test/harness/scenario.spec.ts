@@ -2,9 +2,17 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { relative } from 'node:path'
 import { loadScenario, loadScenarios, findScenarioFiles } from '../../harness/scenario/load.ts'
 import { ScenarioErrors } from '../../harness/scenario/errors.ts'
+import { Loader } from '@deepseek-ai/cordis-plugin-loader'
+import type { PluginSpec } from '../../harness/scenario/types.ts'
 import { fixtureDir, minimal, removeFixtureDirs } from './scenario-fixtures.ts'
 
 afterAll(removeFixtureDirs)
+
+/** The plugin the real loader takes from a module entry's namespace (`exports.default ?? exports`). */
+function unwrapped(spec: PluginSpec | undefined): unknown {
+  if (spec?.kind !== 'module' || spec.outcome.kind !== 'namespace') throw new Error('expected an imported module plugin')
+  return Loader.prototype.unwrapExports(spec.outcome.namespace)
+}
 
 const EMPTY_PARAMETERS = { type: 'object', properties: {} }
 
@@ -20,6 +28,7 @@ describe('loadScenario: normalisation', () => {
       description: '',
       app: 'stdio-agent',
       config: {},
+      base: {},
       variant: 'canonical',
       target: 'reference',
       turns: 1,
@@ -30,7 +39,7 @@ describe('loadScenario: normalisation', () => {
         kind: 'tools', id: 'alpha', inject: [],
         batches: [[{ name: 'alpha', description: 'alpha tool', parameters: EMPTY_PARAMETERS }]],
       }],
-      expect: { outcome: 'completed', deterministic: true },
+      expect: { outcome: 'completed', inactive: [], deterministic: true },
     })
     expect(Object.hasOwn(scenario, 'timeout')).toBe(false)
     expect(Object.hasOwn(scenario.config, 'toolOrder')).toBe(false)
@@ -207,7 +216,7 @@ expect: { outcome: completed }
     const [plugin] = (await loadScenario(file)).plugins
     if (plugin?.kind !== 'module') throw new Error('expected a module plugin')
     expect(plugin).toMatchObject({ id: 'tool-todo', module: '../plugins/tool-todo.ts', path: modulePath, config: { limit: 3 }, inject: ['tools'] })
-    expect(typeof plugin.plugin === 'object' && 'apply' in plugin.plugin && plugin.plugin.name).toBe('tool-todo')
+    expect((unwrapped(plugin) as { name?: unknown }).name).toBe('tool-todo')
   })
 
   it('accepts function and class default exports and omits an absent config', async () => {
@@ -221,7 +230,7 @@ plugins:
 expect: { outcome: completed }
 `)
     const plugins = (await loadScenario(file)).plugins
-    expect(plugins.map((plugin) => plugin.kind === 'module' && typeof plugin.plugin)).toEqual(['function', 'function'])
+    expect(plugins.map((plugin) => typeof unwrapped(plugin))).toEqual(['function', 'function'])
     expect(plugins.map((plugin) => 'config' in plugin)).toEqual([false, false])
   })
 })

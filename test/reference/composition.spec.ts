@@ -34,7 +34,7 @@ describe('mountReference', () => {
     const root = new Context()
     const handles = mountReference(root)
     await Promise.all(Object.values(handles.fibers))
-    expect(Object.keys(handles.fibers).sort()).toEqual(['adapter', 'agentLoop', 'llm', 'sessions', 'systemPrompt', 'tools'])
+    expect(Object.keys(handles.fibers).sort()).toEqual(['adapter', 'agentLoop', 'llm', 'sessions', 'systemPrompt', 'tools', 'variables'])
     expect(handles.adapter.provider).toBe('mock')
     expect(root.llm.adapterFor('mock')).toBe(handles.adapter)
     expect(root.get('environment')).toBeUndefined()

@@ -38,9 +38,8 @@ export interface BadScenario {
 /** The plugin modules the `module` defects and the valid documents point at, relative to the scenario folder. */
 export const PLUGIN_MODULES: Readonly<Record<string, string>> = {
   'plugins/good.mjs': 'export default function good() {}\n',
-  'plugins/no-default.mjs': 'export function apply() {}\n',
+  'plugins/no-plugin.mjs': 'export const name = "exports no apply"\n',
   'plugins/not-a-plugin.mjs': 'export default { name: "not a plugin" }\n',
-  'plugins/throws.mjs': 'throw new Error("module cannot start")\n',
 }
 
 /** The `expect.header` files the `expected-header` defects and the valid documents point at, relative to the scenario folder. */
@@ -242,7 +241,7 @@ function unknownKeyOf(known: readonly string[]): fc.Arbitrary<string> {
     .filter((key) => !known.includes(key))
 }
 
-const TOP_KEYS = ['name', 'description', 'app', 'config', 'variant', 'target', 'turns', 'invariant', 'loader', 'services', 'timeout', 'plugins', 'expect']
+const TOP_KEYS = ['name', 'description', 'app', 'config', 'base', 'variant', 'target', 'turns', 'invariant', 'loader', 'services', 'timeout', 'budget', 'plugins', 'entries', 'expect']
 const ENTRY_KEYS = ['id', 'tools', 'batches', 'module', 'config', 'listener', 'when', 'fault', 'inject', 'weight']
 
 /** Known keys of the mappings inside a plugin entry an unknown key can go into, and how to build that entry. */
@@ -379,7 +378,8 @@ const moduleDefect = fc.record({
   at: fc.nat(),
   module: fc.oneof(
     fc.stringMatching(/^\.\/(gone|missing|nowhere)-[a-z0-9]{1,6}\.(mjs|js|ts)$/),
-    fc.constantFrom('./plugins/no-default.mjs', './plugins/not-a-plugin.mjs', './plugins/throws.mjs', './plugins', '../nowhere/plugin.ts'),
+    // (A module that throws while importing is not bad input: it is the system's load error.)
+    fc.constantFrom('./plugins/no-plugin.mjs', './plugins/not-a-plugin.mjs', './plugins', '../nowhere/plugin.ts', 'not-an-installed-package'),
   ),
 }).map(({ doc, at, module }) => {
   // Entries before the broken one keep their (good) modules: modules load in file order.

@@ -83,17 +83,18 @@ describe('report.md', () => {
     markdown = await readFile(join(report, 'report.md'), 'utf8')
   })
 
-  it('keeps the diff inside one fence, hostile lines verbatim', () => {
+  it('keeps the first difference and the diff inside one fence each, hostile lines verbatim', () => {
     const { fences } = markdownBlocks(markdown)
     const diffs = fences.filter((fence) => fence.info === 'diff')
-    expect(diffs).toHaveLength(1)
-    const diff = diffs[0]!.content
+    expect(diffs).toHaveLength(2)
+    expect(diffs[0]!.content).toBe(`header.tools[0].name, column 1:\n-  ${JSON.stringify(IMG)}\n+  ${JSON.stringify(`${PIPE}`)}\n`)
+    const diff = diffs[1]!.content
     for (const tool of [IMG, PIPE]) {
-      expect(diff).toContain(`-      "name": ${JSON.stringify(tool)},`)
-      expect(diff).toContain(`+      "name": ${JSON.stringify(tool)},`)
+      expect(diff.split('\n')).toContain(`-      "name": ${JSON.stringify(tool)}`)
+      expect(diff.split('\n')).toContain(`+      "name": ${JSON.stringify(tool)}`)
     }
-    expect(diff).toContain(JSON.stringify(IMG_DESCRIPTION))
-    expect(diff).toContain(JSON.stringify(PIPE_DESCRIPTION))
+    // Descriptions that span lines are written out line by line, each line verbatim.
+    for (const line of [...IMG_DESCRIPTION.split('\n'), ...PIPE_DESCRIPTION.split('\n')]) expect(diff).toContain(line)
   })
 
   it('has no live HTML outside code: only <br> tags', () => {
@@ -137,7 +138,7 @@ describe('junit.xml', () => {
     const [failure] = descendants(root, 'failure')
     expect(failure).toBeDefined()
     expect(failure!.attributes.message).toContain(`expected tools [${IMG}, zz|\`]`)
-    expect(failure!.text).toContain(`-      "name": ${JSON.stringify(IMG)},`)
+    expect(failure!.text.split('\n')).toContain(`-      "name": ${JSON.stringify(IMG)}`)
     expect(failure!.text).toContain(`${IMG}, ${shown(PIPE)}`)
   })
 })

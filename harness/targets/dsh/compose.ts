@@ -1,14 +1,15 @@
 /**
  * The base composition of the published packages on one root context, as
- * dsh's own loop tests build it: LlmRuntime with a mock adapter on route
- * `mock`, SessionStore, SystemPrompt, ToolRuntime, AgentRegistry and
- * AgentLoop without configured agents; optionally the invariants service and
- * the agent loop's request-reconstruction companion.
+ * dsh's own loop tests build it: LlmRuntime with a mock adapter on the
+ * agent's route (`mock` unless the scenario's `base.agent` names one),
+ * SessionStore, SystemPrompt, ToolRuntime (with `base.tools` as its config),
+ * AgentRegistry and AgentLoop without configured agents; optionally the
+ * invariants service and the agent loop's request-reconstruction companion.
  */
 import { missingService } from '../boot.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import type { MountOptions } from '../types.ts'
-import { MOCK_PROVIDER, RecordingMockAdapter } from './mock-adapter.ts'
+import { MOCK_MODEL, MOCK_PROVIDER, RecordingMockAdapter } from './mock-adapter.ts'
 import { dsh, type SystemPromptConfig } from './packages.ts'
 import { dshService, isServiceActive } from './services.ts'
 
@@ -19,13 +20,16 @@ export interface Composition {
   readonly adapter: RecordingMockAdapter
   /** Services that must be active before turns can run. */
   readonly required: readonly string[]
+  /** The agent the turns run on: the route the scripted model serves, and the session's working directory. */
+  readonly agent: { provider: string, model: string, cwd?: string }
 }
 
-/** The SystemPrompt config: `persona` and `toolOrder` exactly as given, each absent when absent. */
-export function systemPromptConfig(config: MountOptions['config']): SystemPromptConfig {
+/** The SystemPrompt config: `persona` and `toolOrder` exactly as given, then the base config's own keys, each absent when absent. */
+export function systemPromptConfig(config: MountOptions['config'], base: MountOptions['base'] = {}): SystemPromptConfig {
   return {
     ...config.persona !== undefined ? { persona: config.persona } : {},
     ...config.toolOrder !== undefined ? { toolOrder: config.toolOrder } : {},
+    ...base.systemPrompt,
   }
 }
 
@@ -35,26 +39,32 @@ export function systemPromptConfig(config: MountOptions['config']): SystemPrompt
  * logged by cordis, and everything injecting it stays pending: see
  * {@link bootProblem}.
  */
-export function mountComposition(root: Context, options: Pick<MountOptions, 'config' | 'invariant'>): Composition {
+export function mountComposition(root: Context, options: Pick<MountOptions, 'config' | 'invariant' | 'base'>): Composition {
   const adapter = new RecordingMockAdapter()
+  const { provider = MOCK_PROVIDER, model = MOCK_MODEL, cwd } = options.base.agent ?? {}
   root.plugin(dsh.LlmRuntime)
   root.plugin(dsh.SessionStore)
-  root.plugin(dsh.SystemPrompt, systemPromptConfig(options.config))
-  root.plugin(dsh.ToolRuntime)
+  root.plugin(dsh.SystemPrompt, systemPromptConfig(options.config, options.base))
+  root.plugin(dsh.ToolRuntime, options.base.tools ?? {})
   root.plugin(dsh.AgentRegistry)
   root.plugin(dsh.AgentLoop, { agents: [] })
   root.plugin({
     name: 'loadrace-mock-adapter',
     inject: ['llm'],
     apply(ctx: Context) {
-      dshService(ctx, 'llm')!.registerAdapter([MOCK_PROVIDER], adapter)
+      dshService(ctx, 'llm')!.registerAdapter([provider], adapter)
     },
   })
   if (options.invariant) {
     root.plugin(dsh.InvariantRegistry)
     root.plugin(dsh.agentLoopInvariant)
   }
-  return { root, adapter, required: options.invariant ? ['agentLoop', 'invariants'] : ['agentLoop'] }
+  return {
+    root,
+    adapter,
+    required: options.invariant ? ['agentLoop', 'invariants'] : ['agentLoop'],
+    agent: { provider, model, ...cwd === undefined ? {} : { cwd } },
+  }
 }
 
 /** Why turns cannot run yet (the first required service that is not active, worded as for the reference), or undefined when they can. */

@@ -7,14 +7,14 @@
  * targets `dsh`, so that reference runs never load them.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { Mounted, MountOptions, Target } from '../types.ts'
+import type { Mounted, MountOptions, Target, TargetFeatures } from '../types.ts'
 import { bootProblem, mountComposition } from './compose.ts'
 import { ensurePromiseWithResolvers } from './node20.ts'
 import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'
 import { runTurns } from './turns.ts'
 
 /** Why the published packages cannot run a scenario with these features, or undefined. */
-function unsupported(features: { app: string, variant: string, invariant: boolean, services: string }): string | undefined {
+function unsupported(features: TargetFeatures): string | undefined {
   if (features.variant !== 'canonical') return 'the published packages implement only the canonical policy'
   if (features.app !== 'none') return 'the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not published at 0.1.0-rc.8'
   if (features.services === 'entries') return 'the dsh target mounts its services on the root context only (services: entries is not supported)'

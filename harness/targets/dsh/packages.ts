@@ -18,6 +18,8 @@ import type { Plugin } from '@deepseek-ai/cordis'
 export interface SystemPromptConfig {
   persona?: string
   toolOrder?: unknown
+  includeHarnessIdentity?: boolean
+  includeRuntimeContext?: boolean
 }
 
 /** AgentLoop config as this target passes it: no configured agents. */

@@ -38,7 +38,7 @@ export interface DshAgentHandle {
 
 /** The `agents` service (dsh-agent `AgentRegistry`) as this target uses it. */
 export interface AgentsService {
-  create(options: { sessionId: string, agentOptions: { provider: string, model: string } }): Promise<DshAgentHandle>
+  create(options: { sessionId: string, agentOptions: { provider: string, model: string }, meta?: { cwd: string } }): Promise<DshAgentHandle>
 }
 
 interface DshServices {

@@ -5,7 +5,6 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { LiveRecord, Observation, TargetEnvironment } from '../types.ts'
 import type { Composition } from './compose.ts'
 import { Determinizer } from './determinism.ts'
-import { MOCK_MODEL, MOCK_PROVIDER } from './mock-adapter.ts'
 import { dsh } from './packages.ts'
 import { dshService, listen } from './services.ts'
 
@@ -86,7 +85,8 @@ export async function runTurns(composition: Composition, environment: TargetEnvi
   const sessionId = environment.newId()
   const live = new LiveLog(composition.root, sessionId)
   try {
-    const handle = await agents.create({ sessionId, agentOptions: { provider: MOCK_PROVIDER, model: MOCK_MODEL } })
+    const { provider, model, cwd } = composition.agent
+    const handle = await agents.create({ sessionId, agentOptions: { provider, model }, ...cwd === undefined ? {} : { meta: { cwd } } })
     const { session } = handle.agent
     const events: Record<string, unknown>[] = []
     let observation: Observation

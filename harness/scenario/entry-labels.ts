@@ -1,0 +1,30 @@
+/**
+ * How loadrace names a loader entry. A scenario's plugin ids and a
+ * cordis.yml's entry ids become operation labels (in schedules, replay
+ * tokens, blame) and the names of inactive entries, all of which use the
+ * label alphabet `[A-Za-z0-9][A-Za-z0-9._-]*`.
+ *
+ * The mapping is fixed: the loader id below loadrace's bootstrap include
+ * (dsh's app boot mounts a cordis.yml the same way, through an include entry
+ * with the pinned id `include`), each `:` (the loader's separator for entries
+ * of a nested include) written as `.`, every other character outside the
+ * alphabet as `_`, and an `x` in front when the result would not start with a
+ * letter or digit. `tool-fs` stays `tool-fs`; `base:tool-cordis` (entry
+ * `tool-cordis` of the include entry `base`) is `base.tool-cordis`.
+ */
+
+/** The id of the include entry a cordis.yml is mounted under (dsh's app boot pins the same id). */
+export const BOOTSTRAP_INCLUDE_ID = 'include'
+
+/** The loader's separator between an include entry's id and the ids of the entries it mounts. */
+export const LOADER_ID_SEPARATOR = ':'
+
+const OUTSIDE_ALPHABET = /[^A-Za-z0-9._-]/g
+
+/** The label of the loader entry `loaderId` (its `Entry#id`). */
+export function entryLabel(loaderId: string): string {
+  const prefix = BOOTSTRAP_INCLUDE_ID + LOADER_ID_SEPARATOR
+  const below = loaderId.startsWith(prefix) ? loaderId.slice(prefix.length) : loaderId
+  const mapped = below.split(LOADER_ID_SEPARATOR).map(part => part.replace(OUTSIDE_ALPHABET, '_')).join('.')
+  return /^[A-Za-z0-9]/.test(mapped) ? mapped : `x${mapped}`
+}
