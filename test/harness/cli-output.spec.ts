@@ -100,7 +100,7 @@ describe('colour', () => {
     const coloured = onTerminal()
     expect(await sweep(['race.yml'], coloured.cli)).toBe(1)
     expect(coloured.stdout()).toContain('\x1b[31m✗\x1b[39m  \x1b[31mrace\x1b[39m  divergent')
-    expect(coloured.stdout()).toMatch(/\n {4}\x1b\[31m- {6}"name": "t[ab]",\x1b\[39m\n/)
+    expect(coloured.stdout()).toMatch(/\n {4}\x1b\[31m- {6}"name": "t[ab]"\x1b\[39m\n/)
     expect(coloured.stdout()).toContain('\x1b[31m1 failed, 0 passed of 1 scenario\x1b[39m')
     const plain = onTerminal({ NO_COLOR: '1' })
     expect(await sweep(['race.yml'], plain.cli)).toBe(1)

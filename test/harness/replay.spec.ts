@@ -25,6 +25,7 @@ plugins:
     batches: [[g1], [g2]]
 expect:
   outcome: completed
+  inactive: [tool-g]
 `
 
 /** A tool whose description alone is 100 kB: a replay prints more than a pipe holds. */
