@@ -3,6 +3,7 @@ import type { VariantName } from '../src/variants/types.ts'
 import { parseOp, ROOT_CHAIN } from './space/space.ts'
 import type { Schedule } from './space/space.ts'
 import { DEFAULT_TARGET, TARGET_NAMES, type TargetName } from './targets/types.ts'
+import { HostError, parseHost } from './hosts/host.ts'
 
 export { DEFAULT_TARGET, TARGET_NAMES, type TargetName }
 
@@ -11,10 +12,13 @@ export { DEFAULT_TARGET, TARGET_NAMES, type TargetName }
  * the system under test and the exact interleaving, so a divergence can be
  * pasted back to rerun exactly that schedule on any machine:
  *
- *   <scenario>@<variant>[+<target>]:<op>,<op>,…
+ *   <scenario>@<variant>[+<target>][~<host>]:<op>,<op>,…
  *
  * e.g. `ci-flake@canonical:tool-todo,tool-subagent`. The `+<target>` part is
- * written only for a target other than the default `reference`.
+ * written only for a target other than the default `reference`; `~<host>`
+ * (e.g. `~node22`, `~locale:tr-TR`) only when the token names the host its
+ * bytes belong to. Operations never contain `:`, so the list starts after
+ * the last one.
  */
 
 /** Everything a replay needs. */
@@ -23,12 +27,14 @@ export interface ReplayToken {
   readonly variant: VariantName
   readonly target: TargetName
   readonly schedule: Schedule
+  /** The host the interleaving ran on, when the token names one (`harness/hosts/`). */
+  readonly host?: string
 }
 
 /** What a scenario name looks like. */
 export const SCENARIO_NAME_PATTERN = /^[a-z0-9-]+$/
 
-const FORM = '<scenario>@<variant>[+<target>]:<op>,<op>,… (e.g. ci-flake@canonical:tool-todo,tool-subagent)'
+const FORM = '<scenario>@<variant>[+<target>][~<host>]:<op>,<op>,… (e.g. ci-flake@canonical:tool-todo,tool-subagent)'
 
 /** Raised for a token that cannot be read; the message says what is wrong and shows the expected form. */
 export class TokenError extends Error {
@@ -95,7 +101,8 @@ export function formatToken(token: ReplayToken): string {
     scheduleProblem(token.schedule)
   if (problem !== undefined) throw new TokenError(problem)
   const target = token.target === DEFAULT_TARGET ? '' : `+${token.target}`
-  return `${token.scenario}@${token.variant}${target}:${token.schedule.join(',')}`
+  const host = token.host === undefined ? '' : `~${hostOf(token.host)}`
+  return `${token.scenario}@${token.variant}${target}${host}:${token.schedule.join(',')}`
 }
 
 /** Reads a token (surrounding whitespace is ignored); throws a {@link TokenError} saying what is wrong. */
@@ -103,10 +110,15 @@ export function parseToken(text: string): ReplayToken {
   const trimmed = text.trim()
   if (trimmed === '') throw new TokenError('the token is empty')
   if (/\s/.test(trimmed)) throw new TokenError('it contains whitespace')
-  const colon = trimmed.indexOf(':')
-  if (colon === -1) throw new TokenError('missing ":" before the operation list')
-  const head = trimmed.slice(0, colon)
+  // A host may hold ":" (locale:tr-TR); operations never do, so with a host the list starts after the last one.
+  const tilde = trimmed.indexOf('~')
+  const first = trimmed.indexOf(':')
+  const named = tilde !== -1 && (first === -1 || tilde < first)
+  const colon = named ? trimmed.lastIndexOf(':') : first
+  if (colon === -1 || (named && colon < tilde)) throw new TokenError('missing ":" before the operation list')
   const body = trimmed.slice(colon + 1)
+  const head = trimmed.slice(0, named ? tilde : colon)
+  const host = named ? hostOf(trimmed.slice(tilde + 1, colon)) : undefined
 
   const at = head.indexOf('@')
   if (at === -1) throw new TokenError(`missing "@" between scenario and variant in "${head}"`)
@@ -129,5 +141,14 @@ export function parseToken(text: string): ReplayToken {
   const schedule = body === '' ? [] : body.split(',')
   const scheduleIssue = scheduleProblem(schedule)
   if (scheduleIssue !== undefined) throw new TokenError(scheduleIssue)
-  return { scenario, variant, target, schedule }
+  return { scenario, variant, target, schedule, ...host === undefined ? {} : { host } }
+}
+
+/** A token's host part, as a canonical host name. */
+function hostOf(text: string): string {
+  try {
+    return parseHost(text).name
+  } catch (error) {
+    throw new TokenError(error instanceof HostError ? error.message : String(error))
+  }
 }

@@ -1,7 +1,8 @@
 import { spaceSize } from '../space/space.ts'
 import { sameSpace } from '../space/discovered.ts'
 import { discoverSpace, spaceOfScenario } from '../sweep/explore.ts'
-import { inProcessRunner } from '../sweep/runner.ts'
+import { runnersFor } from '../sweep/runners.ts'
+import { hostsOf, onHost } from '../sweep/sweep.ts'
 import type { Command } from './command.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { alignedTable } from './table.ts'
@@ -26,18 +27,20 @@ export const listCommand: Command = {
   },
   async run(args, cli) {
     const scenarios = await scenariosFrom(args.operands)
-    const runner = inProcessRunner()
+    const runners = runnersFor({ workers: 1 })
     const rows: string[][] = []
     const discovered: string[] = []
     for (const scenario of scenarios) {
       const declared = spaceOfScenario(scenario)
-      const space = await discoverSpace(scenario, runner)
+      // Discovered on the host a sweep runs the scenario on by default (Node 22 for dsh, when installed).
+      const host = hostsOf(scenario, { runners })[0]!
+      const space = await discoverSpace(onHost(scenario, host), runners.of(host))
       rows.push([scenario.name, String(scenario.plugins.length), spaceSize(space).toString(), scenario.variant, scenario.target, scenario.file])
       if (sameSpace(space, declared)) continue
       discovered.push(`${scenario.name} (declared: ${spaceSize(declared)} interleavings; discovered by running it):`)
       for (const chain of space.chains) discovered.push(`  ${chain.ops.join(' → ')}`)
     }
-    await runner.close()
+    await runners.close()
     cli.stdout.write(alignedTable([['SCENARIO', 'PLUGINS', 'SPACE', 'VARIANT', 'TARGET', 'FILE'], ...rows], ['left', 'right', 'right']))
     if (discovered.length > 0) cli.stdout.write(`\n${discovered.join('\n')}\n`)
     return EXIT.ok

@@ -6,8 +6,9 @@ import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { TARGET_NAMES } from '../scenario/types.ts'
 import { VARIANT_NAMES } from '../../src/variants/types.ts'
-import { inProcessRunner } from '../sweep/runner.ts'
-import { assembleReport, judge, withOverrides } from '../sweep/sweep.ts'
+import { runnersFor } from '../sweep/runners.ts'
+import { assembleReport, judge, onHost, withOverrides } from '../sweep/sweep.ts'
+import { CURRENT_HOST, parseHost, type Host } from '../hosts/host.ts'
 import { styleFor } from './colour.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
@@ -42,12 +43,17 @@ async function scenariosOf(groups: readonly ScenarioAcrossShards[]): Promise<Map
   return loaded
 }
 
-/** The scenario with the variant and target an entry was swept under. */
+/** The scenario with the variant, target and first host an entry was swept under. */
 function asSwept(original: Scenario, entry: ScenarioReport): Scenario {
   const variant = VARIANT_NAMES.find(name => name === entry.variant)
   const target = TARGET_NAMES.find(name => name === entry.target)
   if (!variant || !target) throw new InputError([`${entry.name}: unknown variant "${entry.variant}" or target "${entry.target}"`])
-  return withOverrides(original, { variant, target })
+  return onHost(withOverrides(original, { variant, target }), firstHostOf(entry))
+}
+
+/** The host an entry was explored and judged on (its first host). */
+function firstHostOf(entry: ScenarioReport): Host {
+  return parseHost(entry.hosts[0] ?? CURRENT_HOST.name)
 }
 
 /** `loadrace merge`: one report from the reports of all shards of a sweep, judged anew. */
@@ -77,7 +83,7 @@ export const mergeCommand: Command = {
     const scenarios = await scenariosOf(groups)
 
     const started = Date.now()
-    const runner = inProcessRunner({ timeoutMs })
+    const runners = runnersFor({ workers: 1, timeoutMs })
     const options = { strategy: set.strategy, seed: set.seed, budget: set.budget, depth: set.depth, strength: set.strength }
     const reports: ScenarioReport[] = []
     for (const group of groups) {
@@ -91,8 +97,17 @@ export const mergeCommand: Command = {
       const shardTime = group.entries.reduce((total, shardEntry) => total + shardEntry.durationMs, 0)
       const begun = Date.now()
       try {
+        // Replays run where the shards ran; a host difference a shard found stands for the whole sweep.
+        const runner = runners.of(firstHostOf(entry))
+        const hostDifference = group.entries.find(shardEntry => shardEntry.hostDifference !== undefined)?.hostDifference
         const exploration = await mergedExploration(scenario, group, options, runner)
-        reports.push(await judge(original, scenario, exploration, { strategy: set.strategy, runner, goldens }, Date.now() - shardTime))
+        reports.push(await judge(original, scenario, exploration, {
+          strategy: set.strategy,
+          runner,
+          goldens,
+          hosts: entry.hosts,
+          ...hostDifference === undefined ? {} : { otherHosts: hostDifference },
+        }, Date.now() - shardTime))
       } catch (error) {
         reports.push(internalErrorReport(scenario, set.strategy, error, Date.now() - begun + shardTime))
       }
@@ -100,7 +115,9 @@ export const mergeCommand: Command = {
     const complete = set.shards.every(shard => shard.report.complete)
     const workers = Math.max(...set.shards.map(shard => shard.report.options.workers))
     const shardsTime = set.shards.reduce((total, shard) => total + shard.report.summary.durationMs, 0)
-    const report = assembleReport(reports, { ...options, workers }, complete, shardsTime + Date.now() - started)
+    await runners.close()
+    const hosts = set.shards[0]!.report.options.hosts?.map(name => parseHost(name))
+    const report = assembleReport(reports, { ...options, workers, ...hosts === undefined ? {} : { hosts } }, complete, shardsTime + Date.now() - started)
     if (goldens.ci && complete) {
       const obsolete = await obsoleteGoldens(groups.map(group => group.entries[0]!), goldens)
       if (obsolete.length > 0) report.obsoleteGoldens = obsolete

@@ -10,6 +10,7 @@ import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
 import type { Output } from './command.ts'
 import { isCi, type Env } from './environment.ts'
+import { HOST_FORMS, nodeBinaryOf, parseHost, parseHosts, type Host } from '../hosts/host.ts'
 import { UsageError } from './usage-error.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
 
@@ -38,6 +39,17 @@ export const OPTIONS = {
   format: { name: 'format', value: 'LIST', default: REPORT_FORMATS.join(','), help: `comma-separated report formats: ${REPORT_FORMATS.join(', ')}` },
   goldens: { name: 'goldens', value: 'DIR', default: 'goldens/ beside the scenario folder', help: 'folder of the pinned canonical projections, for every scenario' },
   updateGoldens: { name: 'update-goldens', short: 'u', help: 'write every golden anew from this run (also under CI)' },
+  host: {
+    name: 'host',
+    value: 'HOST',
+    default: 'node22 for a dsh scenario when Node 22 is installed, else current',
+    help: `run every interleaving on this host: ${HOST_FORMS}; other than current, workers are child processes on that Node and environment`,
+  },
+  hosts: {
+    name: 'hosts',
+    value: 'LIST',
+    help: 'run the same interleavings on each of these comma-separated hosts and compare them: the same interleaving giving other bytes on another host is verdict host-dependent',
+  },
   filter: { name: 'filter', short: 't', value: 'PATTERN', help: 'sweep only the scenarios whose name matches this regular expression' },
   bail: { name: 'bail', help: 'stop after the first scenario that fails (the report says complete: false)' },
   reporter: { name: 'reporter', value: 'NAME', default: 'default', help: `what stdout gets: ${REPORTERS.join('|')} (json: report.json, and the scenario lines go to stderr)` },
@@ -99,6 +111,16 @@ export function readWorkers(args: ParsedArgs, stderr?: Output): number {
 }
 
 /** `--filter`: the pattern scenario names must match, when given. */
+/** `--host` or `--hosts` (not both), when given. */
+export function readHosts(args: ParsedArgs): Host[] | undefined {
+  const one = optional(args, OPTIONS.host, text => [parsedBy('host', text, parseHost)])
+  const many = optional(args, OPTIONS.hosts, text => parsedBy('hosts', text, parseHosts))
+  if (one !== undefined && many !== undefined) throw new UsageError('--host and --hosts: give one of them (--hosts a,b compares hosts; --host runs on one)')
+  const hosts = one ?? many
+  for (const host of hosts ?? []) parsedBy(one !== undefined ? 'host' : 'hosts', host.name, () => nodeBinaryOf(host))
+  return hosts
+}
+
 export function readFilter(args: ParsedArgs): RegExp | undefined {
   return optional(args, OPTIONS.filter, (text) => {
     try {

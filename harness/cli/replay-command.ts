@@ -2,11 +2,12 @@ import { firstDifference } from '../oracle/compare.ts'
 import { unifiedDiff } from '../oracle/diff.ts'
 import type { Projection } from '../oracle/projection.ts'
 import type { Scenario } from '../scenario/types.ts'
-import { runRecord } from '../sweep/runner.ts'
-import { withOverrides } from '../sweep/sweep.ts'
+import { runnersFor, type Runners } from '../sweep/runners.ts'
+import { onHost, withOverrides } from '../sweep/sweep.ts'
+import { CURRENT_HOST, parseHost, type Host } from '../hosts/host.ts'
 import { parseToken, type ReplayToken } from '../token.ts'
 import type { Command } from './command.ts'
-import { OPTIONS, readTimeout } from './options.ts'
+import { OPTIONS, readHosts, readTimeout } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { checkReplayable } from './token-check.ts'
 import { EXIT, InputError, UsageError } from './usage-error.ts'
@@ -24,22 +25,30 @@ interface Resolved {
   text: string
   token: ReplayToken
   scenario: Scenario
+  /** Where it replays. */
+  host: Host
 }
 
-/** Reads a token, finds its scenario among `scenarios` and checks its order; throws when either is wrong. */
-async function resolveToken(text: string, scenarios: readonly Scenario[], timeoutMs: number | undefined): Promise<Resolved> {
+/** The host a token replays on: `--host` when given, else the host the token names, else this process. */
+function hostFor(token: ReplayToken, given: Host | undefined): Host {
+  return given ?? (token.host === undefined ? CURRENT_HOST : parseHost(token.host))
+}
+
+/** Reads a token, finds its scenario among `scenarios` and checks its order on its host; throws when either is wrong. */
+async function resolveToken(text: string, scenarios: readonly Scenario[], runners: Runners, given: Host | undefined): Promise<Resolved> {
   const token = parseToken(text)
   const scenario = scenarios.find(candidate => candidate.name === token.scenario)
   if (!scenario) {
     throw new InputError([`no scenario named "${token.scenario}" (known: ${scenarios.map(candidate => candidate.name).join(', ')})`])
   }
-  await checkReplayable(withOverrides(scenario, token), token.schedule, timeoutMs)
-  return { text: text.trim(), token, scenario }
+  const host = hostFor(token, given)
+  await checkReplayable(onHost(withOverrides(scenario, token), host), token.schedule, runners.of(host))
+  return { text: text.trim(), token, scenario, host }
 }
 
-/** Runs the one interleaving a resolved token names, in this process. */
-async function replay({ text, token, scenario }: Resolved, timeoutMs: number | undefined): Promise<Replayed> {
-  const record = await runRecord(withOverrides(scenario, token), token.schedule, 0, timeoutMs)
+/** Runs the one interleaving a resolved token names, on its host (in this process for this very process's host). */
+async function replay({ text, token, scenario, host }: Resolved, runners: Runners): Promise<Replayed> {
+  const record = await runners.of(host).runOne(onHost(withOverrides(scenario, token), host), token.schedule)
   return { token: text, hash: record.hash, schedule: record.schedule, projection: JSON.parse(record.json) as Projection }
 }
 
@@ -61,12 +70,13 @@ export const replayCommand: Command = {
   spec: {
     name: 'replay',
     summary: 'rerun the interleaving a replay token names and print its projection, or the diff of two',
-    synopsis: 'replay TOKEN [TOKEN] [--scenarios PATH]… [--json] [--timeout MS]',
+    synopsis: 'replay TOKEN [TOKEN] [--scenarios PATH]… [--host HOST] [--json] [--timeout MS]',
     description: [
       'A token (as reports print it) names the scenario, the variant, the target and the exact order of all the '
-        + 'scenario\'s operations: <scenario>@<variant>[+<target>]:<op>,<op>,…  The scenario is found by name among the '
+        + 'scenario\'s operations: <scenario>@<variant>[+<target>][~<host>]:<op>,<op>,…  The scenario is found by name among the '
         + 'scenario files (--scenarios; the printed replay commands name the file), the token\'s variant and target are '
-        + 'applied, and the interleaving runs once, in this process. The projection (everything model-facing) is printed '
+        + 'applied, and the interleaving runs once: on the host the token names (~node22, ~locale:tr-TR, …; --host '
+        + 'overrides it), in this process when it names none. The projection (everything model-facing) is printed '
         + 'as pretty JSON, then its sha256 hash: the same hash a report lists. An order that names an operation the '
         + 'scenario does not have, or leaves one out, is rejected with the operations allowed.',
       'With two tokens both interleavings run and the output says where their projections first differ and shows the '
@@ -76,7 +86,7 @@ export const replayCommand: Command = {
       { name: 'TOKEN', help: 'a replay token, e.g. ci-flake@canonical:tool-todo,tool-subagent' },
       { name: 'TOKEN', help: 'a second token: compare the two projections' },
     ],
-    options: [OPTIONS.json, OPTIONS.scenarios, OPTIONS.timeout],
+    options: [OPTIONS.json, OPTIONS.scenarios, OPTIONS.host, OPTIONS.timeout],
     maxOperands: 2,
   },
   async run(args, cli) {
@@ -84,11 +94,18 @@ export const replayCommand: Command = {
     if (texts.length === 0) throw new UsageError('missing TOKEN (see loadrace replay --help)')
     texts.forEach(text => parseToken(text))
     const timeoutMs = readTimeout(args)
+    const given = readHosts(args)
+    if (given !== undefined && given.length > 1) throw new UsageError('--hosts: replay runs on one host; give --host HOST')
     const scenarios = await scenariosFrom(args.values.get(OPTIONS.scenarios.name) ?? [])
-    const resolved: Resolved[] = []
-    for (const text of texts) resolved.push(await resolveToken(text, scenarios, timeoutMs))
+    const runners = runnersFor({ workers: 1, timeoutMs })
     const replayed: Replayed[] = []
-    for (const entry of resolved) replayed.push(await replay(entry, timeoutMs))
+    try {
+      const resolved: Resolved[] = []
+      for (const text of texts) resolved.push(await resolveToken(text, scenarios, runners, given?.[0]))
+      for (const entry of resolved) replayed.push(await replay(entry, runners))
+    } finally {
+      await runners.close()
+    }
     const json = args.flags.has(OPTIONS.json.name)
     const [a, b] = replayed as [Replayed, Replayed | undefined]
     if (b === undefined) {

@@ -60,9 +60,9 @@ export async function readShardSet(dirs: readonly string[]): Promise<ShardSet> {
   const shards = (read as ShardReport[]).slice().sort((a, b) => a.shard.index - b.shard.index)
   const first = shards[0]!
   for (const other of shards.slice(1)) {
-    for (const key of ['strategy', 'seed', 'budget', 'depth', 'strength'] as const) {
-      if (other.report.options[key] !== first.report.options[key]) {
-        throw new InputError([`${first.dir} and ${other.dir} differ in ${key} (${JSON.stringify(first.report.options[key])} vs ${JSON.stringify(other.report.options[key])}): shards of one sweep share strategy, seed, budget, depth and strength`])
+    for (const key of ['strategy', 'seed', 'budget', 'depth', 'strength', 'hosts'] as const) {
+      if (JSON.stringify(other.report.options[key] ?? null) !== JSON.stringify(first.report.options[key] ?? null)) {
+        throw new InputError([`${first.dir} and ${other.dir} differ in ${key} (${JSON.stringify(first.report.options[key])} vs ${JSON.stringify(other.report.options[key])}): shards of one sweep share strategy, seed, budget, depth, strength and hosts`])
       }
     }
     if (other.shard.count !== first.shard.count) {

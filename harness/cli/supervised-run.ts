@@ -1,19 +1,18 @@
+import { CURRENT_HOST } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
-import { inProcessRunner, type Runner } from '../sweep/runner.ts'
-import { workerPool } from '../sweep/worker-pool.ts'
+import type { Runner } from '../sweep/runner.ts'
+import { runnersFor, type Runners } from '../sweep/runners.ts'
 import type { Cli } from './command.ts'
 import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
 
-/** The in-process runner for one worker, the worker-thread pool for more. */
-export function runnerFor(workers: number, timeoutMs: number | undefined): Runner {
-  return workers > 1 ? workerPool({ size: workers, timeoutMs }) : inProcessRunner({ timeoutMs })
-}
-
 /** What an exploring command's work gets from `supervised`. */
 export interface Supervision {
+  /** The runner on this process's own host: in process for one worker, a pool of worker threads for more. */
   runner: Runner
+  /** The runner of each host (other hosts run child processes on their Node and environment). */
+  runners: Runners
   /** Aborts at the first SIGINT/SIGTERM: stop exploring, and report what was done so far. */
   signal: AbortSignal
   /** The exit code of the signal that interrupted the work (130 or 143), if one did. */
@@ -52,10 +51,11 @@ export async function supervised(
     progress?.clear()
     cli.stderr.write(`loadrace: ${name}: stopping; writing what was done so far (a second signal exits at once)\n`)
   })
-  const runner = runnerFor(settings.workers, settings.timeoutMs)
+  const runners = runnersFor(settings)
   try {
     return await work({
-      runner,
+      runner: runners.of(CURRENT_HOST),
+      runners,
       signal: interruption.signal,
       interrupted: () => interruption.exitCode(),
       onProgress: label => (scenario, explored, planned) => {
@@ -69,7 +69,7 @@ export async function supervised(
   } finally {
     heartbeat?.stop()
     progress?.clear()
-    await runner.close()
+    await runners.close()
     interruption.dispose()
   }
 }

@@ -7,7 +7,7 @@ import { githubAnnotation, onGithubActions } from './annotations.ts'
 import { styleFor } from './colour.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
-import { OPTIONS, readExplore, readFilter, readGoldens, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
+import { OPTIONS, readExplore, readFilter, readGoldens, readHosts, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
 import { matching, scenariosFrom } from './scenarios.ts'
 import { nameWidth, sweepFooter } from './summary.ts'
 import { supervised } from './supervised-run.ts'
@@ -23,6 +23,10 @@ export const sweepCommand: Command = {
         + 'and checks the result against the scenario\'s expect: block and its golden. A divergence is minimised to one '
         + 'adjacent swap and blamed on the two plugins swapped. Each scenario\'s line is printed as soon as it is judged, '
         + 'a failure with its problems, blame, replay commands and diff.',
+      'Hosts: with --hosts a,b every interleaving of the plan runs on each host (Node 22 from the registry, a default '
+        + 'locale, a time zone) and the projections are compared position by position; the same interleaving giving '
+        + 'other bytes on another host is verdict host-dependent, checked before any order is blamed. Without --host(s) '
+        + 'a dsh scenario runs on Node 22 (dsh\'s own runtime) when it is installed, anything else in this process.',
       'Goldens: the canonical projection of every deterministic scenario is compared with <name>.json in the nearest '
         + 'goldens/ folder beside the scenario\'s folder or beside one of its ancestors (up to the folder holding '
         + 'package.json); when there is none, goldens/ beside the scenario\'s folder. --goldens DIR puts them all in DIR. '
@@ -37,7 +41,7 @@ export const sweepCommand: Command = {
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, cordis.yml files (swept with defaults on the dsh target), or folders searched recursively for scenario files (default: scenarios/)' }],
     options: [
       OPTIONS.filter, OPTIONS.bail, OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
-      OPTIONS.variant, OPTIONS.target, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.report, OPTIONS.format,
+      OPTIONS.variant, OPTIONS.target, OPTIONS.host, OPTIONS.hosts, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.report, OPTIONS.format,
       OPTIONS.reporter, OPTIONS.updateGoldens, OPTIONS.goldens,
     ],
     maxOperands: Infinity,
@@ -49,13 +53,14 @@ export const sweepCommand: Command = {
     const output = readReport(args, 'reports/latest')
     const goldens = readGoldens(args, cli.env)
     const filter = readFilter(args)
+    const hosts = readHosts(args)
     const reporter = readReporter(args)
     const bail = args.flags.has(OPTIONS.bail.name)
     // With --reporter json stdout carries report.json alone; the lines people read go to stderr.
     const human = reporter === 'json' ? cli.stderr : cli.stdout
     const style = styleFor(human, cli.env)
     const annotate = onGithubActions(cli.env)
-    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
+    return supervised(cli, { workers, timeoutMs }, async ({ runner, runners, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
       const scenarios = matching(await scenariosFrom(args.operands), filter)
       // Interrupted before anything ran: nothing to report.
       if (signal.aborted) return interrupted()!
@@ -66,6 +71,8 @@ export const sweepCommand: Command = {
       const report = await sweep(scenarios, {
         ...explore,
         runner,
+        runners,
+        ...hosts === undefined ? {} : { hosts },
         workers,
         goldens,
         signal: bail ? AbortSignal.any([signal, failed.signal]) : signal,

@@ -1,7 +1,7 @@
 import type { Scenario } from '../scenario/types.ts'
 import { parseOp, type Schedule } from '../space/space.ts'
 import { discoverSpace } from '../sweep/explore.ts'
-import { inProcessRunner } from '../sweep/runner.ts'
+import type { Runner } from '../sweep/runner.ts'
 import { InputError } from './usage-error.ts'
 
 /**
@@ -14,8 +14,8 @@ import { InputError } from './usage-error.ts'
  * set up is accepted too, since which timers a plugin sets up may depend on
  * the order. Throws an `InputError` naming what is wrong and the operations allowed.
  */
-export async function checkReplayable(scenario: Scenario, schedule: Schedule, timeoutMs: number | undefined): Promise<void> {
-  const space = await discoverSpace(scenario, inProcessRunner({ timeoutMs }))
+export async function checkReplayable(scenario: Scenario, schedule: Schedule, runner: Runner): Promise<void> {
+  const space = await discoverSpace(scenario, runner)
   const ops = space.chains.flatMap(chain => chain.ops)
   const chains = new Set(space.chains.map(chain => chain.plugin))
   const allowed = `operations: ${ops.join(', ')}`

@@ -10,6 +10,7 @@ const SHORT: Readonly<Record<Verdict, string>> = {
   deterministic: 'det',
   divergent: 'div',
   uncontrolled: 'unc',
+  'host-dependent': 'host',
   stuck: 'stuck',
   skipped: 'skip',
   error: 'error',

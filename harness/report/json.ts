@@ -1,4 +1,4 @@
-import type { Divergence, Report, ReportOutput, ScenarioReport, UncontrolledReplay } from './types.ts'
+import type { Divergence, Report, ReportOutput, ScenarioReport, UncontrolledReplay, HostDifference } from './types.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
@@ -31,6 +31,16 @@ function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
   return { token: replay.token, hashes: [replay.hashes[0], replay.hashes[1]], part: replay.part, diff: replay.diff }
 }
 
+function canonicalHostDifference(difference: HostDifference): HostDifference {
+  return {
+    hosts: [difference.hosts[0], difference.hosts[1]],
+    hashes: [difference.hashes[0], difference.hashes[1]],
+    tokens: [difference.tokens[0], difference.tokens[1]],
+    part: difference.part,
+    diff: difference.diff,
+  }
+}
+
 function canonicalScenario(scenario: ScenarioReport, durationMs: number): ScenarioReport {
   return {
     name: scenario.name,
@@ -54,6 +64,9 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     outputs: scenario.outputs.map(canonicalOutput),
     divergence: scenario.divergence === null ? null : canonicalDivergence(scenario.divergence),
     ...(scenario.uncontrolled === undefined ? {} : { uncontrolled: canonicalUncontrolled(scenario.uncontrolled) }),
+    hosts: [...scenario.hosts],
+    ...(scenario.runtime === undefined ? {} : { runtime: { node: scenario.runtime.node, shims: [...scenario.runtime.shims] } }),
+    ...(scenario.hostDifference === undefined ? {} : { hostDifference: canonicalHostDifference(scenario.hostDifference) }),
     golden: scenario.golden,
     expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },
     problems: [...scenario.problems],
@@ -80,6 +93,7 @@ function canonicalReport(report: Report, zeroTimings: boolean): Report {
       strength: options.strength,
       shard: options.shard,
       workers: options.workers,
+      hosts: options.hosts === null ? null : [...options.hosts],
     },
     scenarios: report.scenarios.map((scenario) => canonicalScenario(scenario, zeroTimings ? 0 : scenario.durationMs)),
     ...report.obsoleteGoldens ? { obsoleteGoldens: [...report.obsoleteGoldens] } : {},

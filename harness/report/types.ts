@@ -7,7 +7,7 @@
  * What a sweep found for one scenario. `skipped`: the scenario was not run
  * (its target cannot run it); the entry carries the reason and no `passed`.
  */
-export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'stuck' | 'skipped' | 'error'
+export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'host-dependent' | 'stuck' | 'skipped' | 'error'
 
 /** Which part of the projection differs between two interleavings. */
 export type DivergencePart = 'header' | 'request' | 'events' | 'errors' | 'inactive'
@@ -76,6 +76,20 @@ export interface UncontrolledReplay {
   diff: string
 }
 
+/** The same interleaving, run on two hosts, gave different bytes: a host dependence, not an order bug. */
+export interface HostDifference {
+  /** The two hosts, the sweep's first host first. */
+  hosts: [string, string]
+  /** The output's hash on each host. */
+  hashes: [string, string]
+  /** The interleaving's replay token on each host (`~<host>` names the host). */
+  tokens: [string, string]
+  /** The first part of the projection that differs. */
+  part: DivergencePart
+  /** Unified diff of that part (first host → second host). */
+  diff: string
+}
+
 export interface ScenarioReport {
   name: string
   /** The scenario file as given on the command line. */
@@ -111,6 +125,12 @@ export interface ScenarioReport {
   divergence: Divergence | null
   /** Set when the verdict is `uncontrolled`: the interleaving that replayed to other bytes. */
   uncontrolled?: UncontrolledReplay
+  /** The hosts every interleaving ran on, the first host first (`current`: the Node running loadrace, as it is). */
+  hosts: string[]
+  /** The Node the first host ran on, and the APIs the target had to supply to it (e.g. Promise.withResolvers on Node 20). */
+  runtime?: { node: string, shims: string[] }
+  /** Set when the verdict is `host-dependent`: the interleaving whose bytes differ between two hosts. */
+  hostDifference?: HostDifference
   golden: GoldenStatus
   /** What the scenario file expected. */
   expected: { outcome: string, deterministic: boolean }
@@ -143,6 +163,8 @@ export interface Report {
     /** `i/n`, or null when not sharded. */
     shard: string | null
     workers: number
+    /** The hosts given with `--hosts` (or `--host`); null when each scenario ran on its default host. */
+    hosts: string[] | null
   }
   scenarios: ScenarioReport[]
   /** Goldens that belong to no swept scenario (checked in CI on complete, unsharded sweeps); their presence fails the sweep. */

@@ -2,6 +2,7 @@
  * Turns a checked scenario file into a `Scenario`: schema defaults applied,
  * tools lists as single batches, tool specs completed, modules attached.
  */
+import { parseHost } from '../hosts/host.ts'
 import { resolve } from 'node:path'
 import { definedOnly } from '../../src/app/forward.ts'
 import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
@@ -133,6 +134,7 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     services: file.services,
     ...file.timeout === undefined ? {} : { timeout: file.timeout },
     ...file.budget === undefined ? {} : { budget: file.budget },
+    ...file.host === undefined ? {} : { defaultHost: parseHost(file.host).name },
     plugins: source.tree ? treePlugins(source.tree) : (file.plugins ?? []).map((entry, index) => pluginSpec(entry, index, source.modules)),
     ...source.tree ? { entries: entriesSource(source.tree) } : {},
     expect: {

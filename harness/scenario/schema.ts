@@ -3,6 +3,7 @@
  * library). Every node carries a hint for error lines; defaults live here too,
  * so running the root schema over a checked file fills them in.
  */
+import { HOST_FORMS } from '../hosts/host.ts'
 import Schema from '@deepseek-ai/schemastery'
 import { VARIANT_NAMES } from '../../src/variants/types.ts'
 import {
@@ -221,6 +222,10 @@ export const ScenarioFileSchema = hinted(Schema.object({
   timeout: hinted(range(TIMEOUT_RANGE.min, TIMEOUT_RANGE.max), {
     expected: `an integer from ${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max}`,
     allowed: `milliseconds per interleaving, ${TIMEOUT_RANGE.min}..${TIMEOUT_RANGE.max}`,
+  }),
+  host: hinted(Schema.string().min(1), {
+    expected: 'a host name',
+    allowed: `the host the scenario runs on unless --host or --hosts says otherwise: ${HOST_FORMS}`,
   }),
   budget: hinted(range(1, Number.MAX_SAFE_INTEGER), {
     expected: 'a whole number ≥ 1',

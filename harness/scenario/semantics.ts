@@ -7,6 +7,7 @@
 import { ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, RESERVED_SERVICE_IDS, type Outcome } from './types.ts'
 import { PLUGIN_KINDS, PLUGINS_ALLOWED, SCENARIO_NAME } from './schema.ts'
 import { isRecord } from './record.ts'
+import { HOST_FORMS, HostError, parseHost } from '../hosts/host.ts'
 import { showValue } from './show.ts'
 import type { FieldPath, Problem } from './problem.ts'
 
@@ -190,6 +191,17 @@ function checkInactive(value: Record<string, unknown>): Problem[] {
 }
 
 /** Every semantic problem of a parsed scenario; `defaultName` is the file name without its extension. */
+/** A `host:` must be a host name loadrace can read. */
+function checkHost(value: Record<string, unknown>): Problem[] {
+  if (typeof value.host !== 'string') return []
+  try {
+    parseHost(value.host)
+    return []
+  } catch (error) {
+    return [at(['host'], error instanceof HostError ? error.message.replace(/ \(hosts: .*\)$/, '') : String(error), `a host: ${HOST_FORMS}`)]
+  }
+}
+
 export function checkSemantics(value: Record<string, unknown>, defaultName: string): Problem[] {
-  return [...checkName(value, defaultName), ...checkSource(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
+  return [...checkName(value, defaultName), ...checkHost(value), ...checkSource(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
 }

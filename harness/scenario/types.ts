@@ -171,6 +171,12 @@ export interface EntriesSource {
 export interface Scenario {
   /** `[a-z0-9-]+`; defaults to the file name without its extension. */
   name: string
+  /**
+   * The host the scenario runs on in this sweep (`harness/hosts/`), when it is
+   * not this very process: a run setting, never read from the file. Replay
+   * tokens name it.
+   */
+  host?: string
   /** The file path as the user gave it. */
   file: string
   /** Absolute directory of the file; module paths resolve against it. */
@@ -191,6 +197,8 @@ export interface Scenario {
   timeout?: number
   /** The most interleavings this scenario runs (capping `--budget`); absent when omitted. */
   budget?: number
+  /** The host the file says the scenario runs on (`host:`), unless a sweep says otherwise; absent when omitted. */
+  defaultHost?: string
   /**
    * The loader entries whose imports are scheduled, in file order. With
    * `entries:`, one module entry per importing entry of the cordis.yml

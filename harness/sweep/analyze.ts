@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { Divergence, UncontrolledReplay, Verdict } from '../report/types.ts'
+import type { Divergence, HostDifference, UncontrolledReplay, Verdict } from '../report/types.ts'
 import { pluginOf, type Schedule, type Space } from '../space/space.ts'
 import { formatToken } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
@@ -11,6 +11,7 @@ import type { Exploration, OutputGroup } from './explore.ts'
 import type { RunCache } from './hash-cache.ts'
 import { replayableSchedule, type RunRecord } from './runner.ts'
 import { swapMatrix, swapPlugins } from './swaps.ts'
+import { compareHosts, type HostRun } from './host-comparison.ts'
 
 /** What the exploration means. */
 export interface Analysis {
@@ -20,11 +21,13 @@ export interface Analysis {
   uncontrolled: UncontrolledReplay | null
   /** The first stuck interleaving. */
   stuck: RunRecord | null
+  /** With verdict `host-dependent`: the interleaving whose bytes differ between two hosts. */
+  hostDifference?: HostDifference
 }
 
 /** The replay token of an interleaving of `scenario`. */
 export function tokenOf(scenario: Scenario, schedule: Schedule): string {
-  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule })
+  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule, ...scenario.host === undefined ? {} : { host: scenario.host } })
 }
 
 /**
@@ -102,18 +105,24 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
 
 /**
  * Turns an exploration into a verdict: reruns every distinct output to rule
- * out nondeterminism the harness does not control (`uncontrolled`), reports a
+ * out nondeterminism the harness does not control (`uncontrolled`), compares
+ * the same plan run on other hosts (`host-dependent`), reports a
  * stuck interleaving (`stuck`), and for a divergence shrinks the first two
  * outputs' interleavings to one adjacent swap and names the two plugins
  * swapped.
  */
-export async function analyze(scenario: Scenario, exploration: Exploration, cache: RunCache): Promise<Analysis> {
+export async function analyze(scenario: Scenario, exploration: Exploration, cache: RunCache, otherHosts: readonly HostRun[] | HostDifference = []): Promise<Analysis> {
   const outputs = exploration.outputs
   const baseline = outputs[0]?.first
   if (!baseline) return { verdict: 'error', divergence: null, uncontrolled: null, stuck: null }
   const stuck = outputs.find(group => group.first.outcome === 'stuck')?.first ?? null
   const uncontrolled = await uncontrolledReplay(scenario, outputs, cache, stuck === null && outputs.length > 1)
   if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck }
+  // The same interleaving giving other bytes on another host is not an order bug: checked before any order is blamed.
+  // A merge of shards brings the difference a shard already found.
+  const hosts = Array.isArray(otherHosts) ? await compareHosts({ scenario, exploration, cache }, otherHosts) : { kind: 'host-dependent' as const, difference: otherHosts as HostDifference }
+  if (hosts.kind === 'uncontrolled') return { verdict: 'uncontrolled', divergence: null, uncontrolled: hosts.replay, stuck }
+  if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', divergence: null, uncontrolled: null, stuck, hostDifference: hosts.difference }
   if (stuck) return { verdict: 'stuck', divergence: null, uncontrolled: null, stuck }
   if (outputs.length === 1) return { verdict: 'deterministic', divergence: null, uncontrolled: null, stuck: null }
   return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, outputs[1]!.first, cache), uncontrolled: null, stuck: null }

@@ -83,6 +83,10 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
       return ['no interleaving ran']
     case 'uncontrolled':
       return [uncontrolledProblem(analysis.uncontrolled!)]
+    case 'host-dependent': {
+      const { hosts, hashes, tokens, part } = analysis.hostDifference!
+      return [`the same interleaving gives different bytes on hosts ${hosts[0]} and ${hosts[1]}, differing in ${part}: ${tokens[0]} gives ${hashes[0]}, ${tokens[1]} gives ${hashes[1]}; a host dependence (Node runtime, default locale or time zone), not an order bug`]
+    }
     case 'stuck': {
       const info = analysis.stuck!.stuck!
       if (expect.outcome !== 'stuck') {

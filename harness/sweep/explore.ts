@@ -6,7 +6,7 @@ import { RealisedOrders } from '../space/coverage.ts'
 import { strategies, type Guarantee, type StrategyName } from '../strategies/index.ts'
 import { upTo } from '../strategies/strategy.ts'
 import { deriveSeed } from '../random.ts'
-import type { RunRecord, Runner } from './runner.ts'
+import { replayableSchedule, type RunRecord, type Runner } from './runner.ts'
 import { inShard, type Shard } from './shard.ts'
 
 /** How to explore: the knobs of `loadrace sweep`. */
@@ -20,6 +20,16 @@ export interface ExploreOptions {
   signal?: AbortSignal
   /** Called after each interleaving with the number run so far and the number planned. */
   onProgress?: (explored: number, planned: number) => void
+  /** Plan over this space instead of discovering one (another host explores the space its first host discovered). */
+  space?: Space
+  /** Keep each planned position's hash and replayable schedule, to compare hosts position by position. */
+  byPosition?: boolean
+}
+
+/** What one planned position gave: its output's hash, and the schedule that replays it. */
+export interface PositionResult {
+  hash: string
+  schedule: string[]
 }
 
 /** One distinct output of an exploration. */
@@ -61,6 +71,10 @@ export interface Exploration {
   deviations: Deviation | null
   /** False when the exploration was interrupted before the plan ended. */
   finished: boolean
+  /** With `byPosition`: each planned position's result, by position in the unsharded plan. */
+  byPosition?: Map<number, PositionResult>
+  /** The runtime the runs ran on (from the discovery run): Node version and the shims the target needed. */
+  runtime?: RunRecord['runtime']
 }
 
 /** The service entries that race with the plugins when a scenario says `services: entries`. */
@@ -83,9 +97,14 @@ export function spaceOfScenario(scenario: Scenario): Space {
  * while booting, and they join their plugins' chains (see `discoveredSpace`).
  */
 export async function discoverSpace(scenario: Scenario, runner: Runner): Promise<Space> {
+  return (await discoveryRun(scenario, runner)).space
+}
+
+/** The discovery run: the space it shows, and the runtime it ran on. */
+async function discoveryRun(scenario: Scenario, runner: Runner): Promise<{ space: Space, runtime: RunRecord['runtime'] }> {
   const declared = spaceOfScenario(scenario)
   const run = await runner.runOne(scenario, declared.chains.flatMap(chain => chain.ops))
-  return discoveredSpace(declared, run.schedule)
+  return { space: discoveredSpace(declared, run.schedule), runtime: run.runtime }
 }
 
 /** The schedules a strategy plans over `space` (by default the declared one), before sharding, capped by the budget (and the scenario's own `budget:`). */
@@ -190,7 +209,8 @@ function checkedStrength(claim: Guarantee): number | undefined {
  * for a t-way plan, which t-orders they realised.
  */
 export async function explore(scenario: Scenario, runner: Runner, options: ExploreOptions): Promise<Exploration> {
-  const space = await discoverSpace(scenario, runner)
+  const discovery = options.space === undefined ? await discoveryRun(scenario, runner) : undefined
+  const space = options.space ?? discovery!.space
   const { plan, schedules } = planFor(scenario, options, space)
   const positions: number[] = []
   schedules.forEach((_, position) => { if (inShard(position, options.shard)) positions.push(position) })
@@ -199,9 +219,14 @@ export async function explore(scenario: Scenario, runner: Runner, options: Explo
   const strength = checkedStrength(fullClaim)
   const log = new ExplorationLog(space, strength === undefined ? undefined : RealisedOrders.of(space, strength))
   const ran = new Uint8Array(planned.length)
+  const byPosition = options.byPosition ? new Map<number, PositionResult>() : undefined
+  let runtime = discovery?.runtime
   await runner.runAll(scenario, planned, (record) => {
     ran[record.index] = 1
-    log.add({ ...record, index: positions[record.index]! })
+    const position = positions[record.index]!
+    byPosition?.set(position, { hash: record.hash, schedule: replayableSchedule(record) })
+    runtime ??= record.runtime
+    log.add({ ...record, index: position })
     options.onProgress?.(log.runs, planned.length)
   }, options.signal)
 
@@ -223,6 +248,8 @@ export async function explore(scenario: Scenario, runner: Runner, options: Explo
     coverage: log.coverage(),
     deviations: log.deviations,
     finished,
+    ...byPosition ? { byPosition } : {},
+    ...runtime ? { runtime } : {},
   }
 }
 

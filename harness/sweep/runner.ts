@@ -24,6 +24,8 @@ export interface RunRecord {
   json?: string
   /** Who contributed each tool and prompt section (for naming what moved in a divergence). */
   contributions?: Contributions
+  /** The Node the run ran on, and the APIs the target had to supply to it. */
+  runtime?: { node: string, shims: string[] }
 }
 
 /** Runs interleavings of one scenario; in this process or spread over worker threads. */
@@ -60,6 +62,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     stuck: result.projection.stuck,
     json: result.json,
     contributions: result.contributions,
+    runtime: { node: process.version, shims: [...target.shims?.() ?? []] },
   }
 }
 

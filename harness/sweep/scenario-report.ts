@@ -16,6 +16,8 @@ function discoveredOps(scenario: Scenario, space: Space): string[] {
 
 export interface ScenarioVerdictInput {
   scenario: Scenario
+  /** The hosts every interleaving ran on, the first host first. */
+  hosts: string[]
   strategy: string
   exploration: Exploration
   analysis: Analysis
@@ -66,12 +68,16 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     distinctOutputs: outputs.length,
     outputs,
     divergence: analysis.divergence,
+    hosts: [],
     golden: input.golden.status,
     expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
     problems,
     durationMs: input.durationMs,
   }
   if (analysis.uncontrolled !== null) report.uncontrolled = analysis.uncontrolled
+  report.hosts = [...input.hosts]
+  if (exploration.runtime !== undefined) report.runtime = exploration.runtime
+  if (analysis.hostDifference !== undefined) report.hostDifference = analysis.hostDifference
   if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report
@@ -94,6 +100,7 @@ function unexplored(scenario: Scenario, strategy: string): Omit<ScenarioReport, 
     distinctOutputs: 0,
     outputs: [],
     divergence: null,
+    hosts: [],
     golden: 'none',
     expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
   }

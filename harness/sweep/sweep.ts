@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { Report, ScenarioReport } from '../report/types.ts'
+import type { HostDifference, Report, ScenarioReport } from '../report/types.ts'
 import type { VariantName } from '../../src/variants/types.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
@@ -12,6 +12,10 @@ import { analyze } from './analyze.ts'
 import { expectationProblems } from './expectation.ts'
 import { RunCache } from './hash-cache.ts'
 import type { Runner } from './runner.ts'
+import type { Runners } from './runners.ts'
+import type { HostRun } from './host-comparison.ts'
+import { CURRENT_HOST, isCurrentProcess, node22Binary, nodeBinaryOf, parseHost, type Host } from '../hosts/host.ts'
+import type { Space } from '../space/space.ts'
 import { internalErrorReport, scenarioReport, skippedReport } from './scenario-report.ts'
 import { formatShard } from './shard.ts'
 
@@ -20,7 +24,18 @@ export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
   variant?: VariantName
   /** Run every scenario against this target instead of its own. */
   target?: TargetName
+  /** The runner on this process's own host. */
   runner: Runner
+  /** Runners of other hosts; without them every scenario runs on this process's own host. */
+  runners?: Runners
+  /**
+   * Run every scenario on these hosts (the first explores and is judged; the
+   * others run the same plan and are compared with it). Default: the
+   * scenario's own `host:`; else a `dsh` scenario on Node 22 when it is
+   * installed and `runners` are given (dsh's own runtime); else this
+   * process's own host.
+   */
+  hosts?: readonly Host[]
   /** Reported in the report's options. */
   workers: number
   /** Golden policy; undefined: no golden checks. */
@@ -49,6 +64,10 @@ export interface JudgeOptions {
   strategy: string
   runner: Runner
   goldens?: GoldenPolicy
+  /** The hosts the plan ran on, the first (`runner`'s) first; default this process's own. */
+  hosts?: readonly string[]
+  /** The same plan on the other hosts, to compare position by position; or the difference a shard of the sweep already found. */
+  otherHosts?: readonly HostRun[] | HostDifference
   /** The exploration was cut short: report it without replays or minimisation. */
   interrupted?: boolean
 }
@@ -61,14 +80,41 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
   const interrupted = options.interrupted === true
   const analysis = interrupted
     ? { verdict: exploration.outputs.length > 1 ? 'divergent' as const : 'deterministic' as const, divergence: null, uncontrolled: null, stuck: null }
-    : await analyze(scenario, exploration, new RunCache(options.runner, scenario))
+    : await analyze(scenario, exploration, new RunCache(options.runner, scenario), options.otherHosts)
   const problems = expectationProblems(scenario, exploration, analysis)
   if (interrupted) problems.unshift('interrupted before the exploration finished')
   const overridden = scenario.variant !== original.variant || scenario.target !== original.target
   const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
     ? await goldenFor(scenario, overridden, JSON.parse(exploration.outputs[0]!.json) as Projection, options.goldens)
     : { status: 'none' as const }
-  return scenarioReport({ scenario, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
+  const hosts = [...options.hosts ?? [scenario.host ?? CURRENT_HOST.name]]
+  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
+}
+
+/** The hosts a scenario runs on (see `SweepOptions.hosts`). */
+export function hostsOf(scenario: Scenario, options: Pick<SweepOptions, 'hosts' | 'runners'>): readonly Host[] {
+  if (options.hosts !== undefined && options.hosts.length > 0) return options.hosts
+  if (scenario.defaultHost !== undefined) return [parseHost(scenario.defaultHost)]
+  if (scenario.target === 'dsh' && options.runners !== undefined && node22Binary() !== undefined) return [parseHost('node22')]
+  return [CURRENT_HOST]
+}
+
+/** Why `host` cannot run here, or undefined when it can. */
+function hostProblem(host: Host, withRunners: boolean): string | undefined {
+  if (isCurrentProcess(host)) return undefined
+  if (!withRunners) return `it runs on host ${host.name}, and this sweep runs in this process only`
+  try {
+    nodeBinaryOf(host)
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/** The scenario as it runs on `host` (its tokens name the host unless it is this very process). */
+export function onHost(scenario: Scenario, host: Host): Scenario {
+  const { host: _previous, ...rest } = scenario
+  return isCurrentProcess(host) ? rest : { ...rest, host: host.name }
 }
 
 /** Sweeps one scenario: explore, then judge. */
@@ -78,15 +124,36 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
   const target = await loadTarget(scenario.target)
   const reason = target.unsupported(scenario)
   if (reason !== undefined) return skippedReport(scenario, options.strategy, reason)
-  const exploration = await explore(scenario, options.runner, {
+  const hosts = hostsOf(scenario, options)
+  const unavailable = hosts.map(host => hostProblem(host, options.runners !== undefined)).find(problem => problem !== undefined)
+  if (unavailable !== undefined) return skippedReport(scenario, options.strategy, unavailable)
+  const runnerOf = (host: Host) => isCurrentProcess(host) ? options.runner : options.runners!.of(host)
+  const compare = hosts.length > 1
+  const explored = async (host: Host, space?: Space) => {
+    const onThisHost = onHost(scenario, host)
+    const exploration = await explore(onThisHost, runnerOf(host), {
+      ...options,
+      byPosition: compare,
+      ...space === undefined ? {} : { space },
+      onProgress: (count, planned) => options.onProgress?.(scenario, count, planned),
+    })
+    return { scenario: onThisHost, exploration, cache: new RunCache(runnerOf(host), onThisHost) }
+  }
+  const first = await explored(hosts[0]!)
+  const otherHosts: HostRun[] = []
+  // Every other host runs the plan of the space the first host discovered, so positions compare.
+  for (const host of hosts.slice(1)) otherHosts.push(await explored(host, first.exploration.space))
+  return judge(original, first.scenario, first.exploration, {
     ...options,
-    onProgress: (explored, planned) => options.onProgress?.(scenario, explored, planned),
-  })
-  return judge(original, scenario, exploration, { ...options, interrupted: options.signal?.aborted === true }, started)
+    runner: runnerOf(hosts[0]!),
+    hosts: hosts.map(host => host.name),
+    otherHosts,
+    interrupted: options.signal?.aborted === true,
+  }, started)
 }
 
 /** What the report's header records about how a sweep ran. */
-export type ReportOptions = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers'>
+export type ReportOptions = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers' | 'hosts'>
 
 /** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
 export function assembleReport(reports: ScenarioReport[], settings: ReportOptions, complete: boolean, durationMs: number): Report {
@@ -102,6 +169,7 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
       strength: settings.strength ?? null,
       shard: settings.shard ? formatShard(settings.shard) : null,
       workers: settings.workers,
+      hosts: settings.hosts === undefined || settings.hosts.length === 0 ? null : settings.hosts.map(host => host.name),
     },
     scenarios: reports,
     summary: {

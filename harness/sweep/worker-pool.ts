@@ -1,4 +1,7 @@
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { environmentOf, isCurrentProcess, nodeBinaryOf, type Host } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import { tokenOf } from './analyze.ts'
@@ -22,9 +25,38 @@ interface Source {
   next(): Task | undefined
 }
 
-/** One worker thread and the task it runs, if any. */
+/** A worker as the pool drives it: a thread, or a child process under another host. */
+interface WorkerHandle {
+  postMessage(job: WorkerJob): void
+  on(event: 'message', listener: (reply: WorkerReply) => void): unknown
+  on(event: 'error', listener: (error: Error) => void): unknown
+  on(event: 'exit', listener: (code: number | null) => void): unknown
+  terminate(): Promise<unknown>
+}
+
+/** Starts one worker: a thread of this process, or — for another host — a child process on that host's Node and environment. */
+function startWorker(settings: WorkerSettings, host: Host | undefined): WorkerHandle {
+  if (host === undefined || isCurrentProcess(host)) return new Worker(BOOTSTRAP, { workerData: settings })
+  const child = fork(fileURLToPath(BOOTSTRAP), [], {
+    execPath: nodeBinaryOf(host),
+    env: { ...environmentOf(host), LOADRACE_WORKER: JSON.stringify(settings) },
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  return {
+    postMessage: job => void child.send(job),
+    on: (event: string, listener: (...args: never[]) => void) => child.on(event, listener as (...args: unknown[]) => void),
+    terminate: () => new Promise(resolve => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined)
+      child.once('exit', resolve)
+      child.kill()
+    }),
+  }
+}
+
+/** One worker and the task it runs, if any. */
 interface Slot {
-  worker: Worker
+  worker: WorkerHandle
   number: number
   running: Task | undefined
   /** Set once the thread is ended or lost; its events are ignored from then on. */
@@ -44,7 +76,7 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
  * the work it held with a message naming the interleaving; aborting a
  * `runAll` ends the threads busy with it at once.
  */
-export function workerPool(options: { size: number, timeoutMs?: number }): Runner {
+export function workerPool(options: { size: number, timeoutMs?: number, host?: Host }): Runner {
   const settings: WorkerSettings = { timeoutMs: options.timeoutMs }
   const slots: Slot[] = []
   let sources: Source[] = []
@@ -64,13 +96,14 @@ export function workerPool(options: { size: number, timeoutMs?: number }): Runne
     retire(slot)
     if (task) {
       const token = tokenOf(task.scenario, task.job.schedule)
-      task.reject(new Error(`worker thread ${slot.number} crashed while running ${token}: ${cause}`))
+      const where = options.host && !isCurrentProcess(options.host) ? `worker process ${slot.number} on host ${options.host.name}` : `worker thread ${slot.number}`
+      task.reject(new Error(`${where} crashed while running ${token}: ${cause}`))
     }
     dispatch()
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(BOOTSTRAP, { workerData: settings }), number: ++started, running: undefined, retired: false }
+    const slot: Slot = { worker: startWorker(settings, options.host), number: ++started, running: undefined, retired: false }
     slot.worker.on('message', (reply: WorkerReply) => {
       const task = slot.running
       if (slot.retired || !task || task.job.id !== reply.id) return
@@ -80,7 +113,7 @@ export function workerPool(options: { size: number, timeoutMs?: number }): Runne
       dispatch()
     })
     slot.worker.on('error', error => lost(slot, error.message))
-    slot.worker.on('exit', code => lost(slot, `the thread exited with code ${code}`))
+    slot.worker.on('exit', code => lost(slot, `the ${options.host && !isCurrentProcess(options.host) ? 'process' : 'thread'} exited with code ${code}`))
     slots.push(slot)
     return slot
   }

@@ -1,5 +1,6 @@
 /**
- * A worker thread of the pool: loads scenario files itself, runs the
+ * A worker of the pool — a thread, or a child process running under another
+ * host (`harness/hosts/`): loads scenario files itself, runs the
  * interleavings it is sent one at a time, and answers each with its record.
  * Started through `worker-bootstrap.js`, which makes TypeScript importable.
  */
@@ -10,9 +11,20 @@ import { runRecord, type RunRecord } from './runner.ts'
 import { withOverrides } from './sweep.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
-const port = parentPort
-if (!port) throw new Error('harness/sweep/worker.ts runs only as a worker thread')
-const settings = (workerData ?? {}) as WorkerSettings
+/** The channel to the pool: the thread's parent port, or the child process's IPC channel. */
+interface Port {
+  on(event: 'message', listener: (job: WorkerJob) => void): unknown
+  postMessage(reply: WorkerReply): void
+}
+
+function processPort(): Port {
+  const send = process.send?.bind(process)
+  if (!send) throw new Error('harness/sweep/worker.ts runs only as a worker thread or a child process with an IPC channel')
+  return { on: (event, listener) => process.on(event, listener), postMessage: reply => void send(reply) }
+}
+
+const port: Port = parentPort ?? processPort()
+const settings = (parentPort ? workerData ?? {} : JSON.parse(process.env.LOADRACE_WORKER ?? '{}')) as WorkerSettings
 
 /** Loaded scenario files, by path: each file is imported once per thread. */
 const loaded = new Map<string, Promise<Scenario>>()

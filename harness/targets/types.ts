@@ -102,4 +102,6 @@ export interface Target {
   /** Why this target cannot run a scenario with these features, or undefined. */
   unsupported(features: TargetFeatures): string | undefined
   mount(root: Context, options: MountOptions): Mounted
+  /** Node APIs this target supplied to this process because its runtime lacks them (reported beside the Node version). */
+  shims?(): readonly string[]
 }

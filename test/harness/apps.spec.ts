@@ -5,13 +5,28 @@
  * sections of equal order. The sweeps themselves run in .ci/run.
  */
 import { readFile } from 'node:fs/promises'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { runInterleaving } from '../../harness/run/interleaving.ts'
 import { loadTarget } from '../../harness/targets/index.ts'
 import { kindOf } from '../../harness/oracle/compare.ts'
 import { movedContributions } from '../../harness/oracle/moved.ts'
 import type { Scenario } from '../../harness/scenario/types.ts'
+import { parseHost } from '../../harness/hosts/host.ts'
+import { runnersFor } from '../../harness/sweep/runners.ts'
+import { onHost } from '../../harness/sweep/sweep.ts'
+import type { Projection } from '../../harness/oracle/projection.ts'
+
+/** The advanced chain runs on Node 22 (its code runtime needs it): a worker process on that host. */
+const runners = runnersFor({ workers: 1 })
+afterAll(() => runners.close())
+
+/** Runs one interleaving of a scenario on the host its file names, in a worker process there. */
+async function runOnItsHost(scenario: Scenario, schedule: readonly string[]) {
+  const host = parseHost(scenario.defaultHost!)
+  const record = await runners.of(host).runOne(onHost(scenario, host), schedule)
+  return { projection: JSON.parse(record.json) as Projection, contributions: record.contributions }
+}
 
 interface ToolSchema { name: string }
 
@@ -49,19 +64,21 @@ describe('apps/acp-agent/tools.yml: the tool set of examples/acp-agent/cordis.ym
 })
 
 describe('apps/acp-agent/advanced-toolchain.yml: the advanced tool chain at rc.8', () => {
-  it('gives the rc.8 advanced-toolchain snapshot\'s tools byte for byte, except run_code (its runtime needs Node 22)', async () => {
+  it('gives the rc.8 advanced-toolchain snapshot\'s 27 tools byte for byte, run_code included, on Node 22', async () => {
     const scenario = await loadScenario('apps/acp-agent/advanced-toolchain.yml')
-    const expected = (await snapshotTools('advanced-toolchain')).filter(tool => tool.name !== 'run_code')
-    expect(expected).toHaveLength(26)
-    const result = await run(scenario, scenario.plugins.map(plugin => plugin.id))
+    expect(scenario.defaultHost).toBe('node22')
+    const expected = await snapshotTools('advanced-toolchain')
+    expect(expected).toHaveLength(27)
+    expect(expected.map(tool => tool.name)).toContain('run_code')
+    const result = await runOnItsHost(scenario, scenario.plugins.map(plugin => plugin.id))
     expect(result.projection.outcome).toBe('completed')
     expect(JSON.stringify(headerTools(result.projection.header))).toBe(JSON.stringify(expected))
   })
 
   it('orders the two order-115 sections by which plugin registered first: the same tools, the prompt reordered', async () => {
     const scenario = await loadScenario('apps/acp-agent/advanced-toolchain.yml')
-    const workflowFirst = await run(scenario, scenario.plugins.map(plugin => plugin.id))
-    const cordisFirst = await run(scenario, moving(scenario, ['base.cordis-host-runner', 'base.tool-cordis'], 'base'))
+    const workflowFirst = await runOnItsHost(scenario, scenario.plugins.map(plugin => plugin.id))
+    const cordisFirst = await runOnItsHost(scenario, moving(scenario, ['base.cordis-host-runner', 'base.tool-cordis'], 'base'))
     const system = (header: unknown) => (header as { system: string }).system
     expect(workflowFirst.projection.outcome).toBe('completed')
     expect(cordisFirst.projection.outcome).toBe('completed')

@@ -94,12 +94,22 @@ describe('replay tokens', () => {
     const message = (caught as Error).message
     expect(message).toMatch(problem)
     expect(message).toMatch(/^invalid replay token: /)
-    expect(message).toContain('expected <scenario>@<variant>[+<target>]:<op>,<op>,…')
+    expect(message).toContain('expected <scenario>@<variant>[+<target>][~<host>]:<op>,<op>,…')
   })
 
   it('reads timer operations: after their plugin\'s import, in any order among themselves; `_root` timers need no import', () => {
     expect(parseToken('slow@canonical:_root#timer1,slow,slow#timer2,fast,slow#timer1').schedule)
       .toEqual(['_root#timer1', 'slow', 'slow#timer2', 'fast', 'slow#timer1'])
+  })
+
+  it('reads and writes the host a token names, canonically', () => {
+    expect(parseToken('x@canonical+dsh~node22:a,b')).toEqual({ scenario: 'x', variant: 'canonical', target: 'dsh', schedule: ['a', 'b'], host: 'node22' })
+    expect(parseToken('x@canonical~locale:tr-tr+node22:a').host).toBe('node22+locale:tr-TR')
+    expect(parseToken('x@canonical~tz:Asia/Kolkata:a').host).toBe('tz:Asia/Kolkata')
+    expect(parseToken('x@canonical:a').host).toBeUndefined()
+    expect(formatToken({ scenario: 'x', variant: 'canonical', target: 'reference', schedule: ['a'], host: 'locale:tr-TR' })).toBe('x@canonical~locale:tr-TR:a')
+    expect(() => parseToken('x@canonical~mars:a')).toThrow(/host "mars": unknown facet "mars"/)
+    expect(() => parseToken('x@canonical~tz:Nowhere/Land:a')).toThrow(/"Nowhere\/Land" is not a time zone/)
   })
 
   it('refuses to format a token it could not read back', () => {

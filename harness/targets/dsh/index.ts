@@ -9,7 +9,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Mounted, MountOptions, Target, TargetFeatures } from '../types.ts'
 import { bootProblem, mountComposition } from './compose.ts'
-import { ensurePromiseWithResolvers } from './node20.ts'
+import { ensurePromiseWithResolvers, suppliedShims } from './node20.ts'
 import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'
 import { runTurns } from './turns.ts'
 
@@ -36,4 +36,4 @@ function mount(root: Context, options: MountOptions): Mounted {
 }
 
 /** The published dsh packages as a {@link Target}. */
-export const dshTarget: Target = { name: 'dsh', unsupported, mount }
+export const dshTarget: Target = { name: 'dsh', unsupported, mount, shims: suppliedShims }

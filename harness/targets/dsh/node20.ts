@@ -25,9 +25,18 @@ function withResolvers(this: PromiseConstructor): Resolvers {
   return { promise, resolve, reject }
 }
 
+/** The shims this process supplied so far, for the report. */
+const supplied: string[] = []
+
+/** The shims the dsh target supplied in this process (`Promise.withResolvers` on Node 20; none on Node 22). */
+export function suppliedShims(): readonly string[] {
+  return supplied
+}
+
 /** Supplies `Promise.withResolvers` when this process lacks it; a no-op otherwise (Node 22+, or already supplied). */
 export function ensurePromiseWithResolvers(): void {
   if (typeof Reflect.get(Promise, 'withResolvers') === 'function') return
+  supplied.push('Promise.withResolvers')
   Object.defineProperty(Promise, 'withResolvers', {
     value: withResolvers,
     writable: true,

@@ -1,0 +1,78 @@
+import type { Scenario } from '../scenario/types.ts'
+import type { HostDifference, UncontrolledReplay } from '../report/types.ts'
+import { diffPart, firstDifference } from '../oracle/compare.ts'
+import type { Projection } from '../oracle/projection.ts'
+import type { Exploration } from './explore.ts'
+import type { RunCache } from './hash-cache.ts'
+import { tokenOf } from './analyze.ts'
+
+/** One host's exploration of the same plan, for comparing with the first host's. */
+export interface HostRun {
+  /** The scenario as it ran there (its `host` names the host; absent for this very process). */
+  scenario: Scenario
+  exploration: Exploration
+  /** Fresh runs on that host. */
+  cache: RunCache
+}
+
+/** What comparing hosts found: nothing, a host dependence, or a position whose bytes a host did not reproduce. */
+export type HostFinding =
+  | { kind: 'same' }
+  | { kind: 'host-dependent', difference: HostDifference }
+  | { kind: 'uncontrolled', replay: UncontrolledReplay }
+
+/** How often each side of a host difference is rerun before it is reported: a rerun that moves is not a host's doing. */
+export const HOST_RERUNS = 2
+
+function hostName(scenario: Scenario): string {
+  return scenario.host ?? 'current'
+}
+
+/**
+ * Compares the first host's exploration with every other host's, position by
+ * position of the same plan: the same schedule must give the same bytes on
+ * every host. At the first position where two hosts disagree, both sides are
+ * rerun on their own host; when each reproduces its own bytes, the
+ * difference is the host's (`host-dependent`, with both hashes, both tokens
+ * and the diff), otherwise the side that moved is `uncontrolled`.
+ */
+export async function compareHosts(first: HostRun, others: readonly HostRun[]): Promise<HostFinding> {
+  const mine = first.exploration.byPosition
+  if (mine === undefined) return { kind: 'same' }
+  for (const other of others) {
+    const theirs = other.exploration.byPosition
+    if (theirs === undefined) continue
+    const position = [...mine.keys()].sort((a, b) => a - b).find(at => theirs.has(at) && theirs.get(at)!.hash !== mine.get(at)!.hash)
+    if (position === undefined) continue
+    const schedule = mine.get(position)!.schedule
+    const sides: { run: HostRun, hash: string, json: string }[] = []
+    for (const [run, expected] of [[first, mine.get(position)!.hash], [other, theirs.get(position)!.hash]] as const) {
+      let json = ''
+      for (let time = 0; time < HOST_RERUNS; time++) {
+        const again = await run.cache.rerun(schedule)
+        if (again.hash !== expected) {
+          const token = tokenOf(run.scenario, schedule)
+          return { kind: 'uncontrolled', replay: { token, hashes: [expected, again.hash], part: null, diff: '' } }
+        }
+        json = again.json
+      }
+      sides.push({ run, hash: expected, json })
+    }
+    const [a, b] = sides as [typeof sides[0], typeof sides[0]]
+    const left = JSON.parse(a.json) as Projection
+    const right = JSON.parse(b.json) as Projection
+    const part = firstDifference(left, right)?.part ?? 'events'
+    const tokens: [string, string] = [tokenOf(a.run.scenario, schedule), tokenOf(b.run.scenario, schedule)]
+    return {
+      kind: 'host-dependent',
+      difference: {
+        hosts: [hostName(a.run.scenario), hostName(b.run.scenario)],
+        hashes: [a.hash, b.hash],
+        tokens,
+        part,
+        diff: diffPart(left, right, part, tokens),
+      },
+    }
+  }
+  return { kind: 'same' }
+}

@@ -1,0 +1,47 @@
+import { CURRENT_HOST, isCurrentProcess, type Host } from '../hosts/host.ts'
+import { inProcessRunner, type Runner } from './runner.ts'
+import { workerPool } from './worker-pool.ts'
+
+/** One runner per host, each started on first use. */
+export interface Runners {
+  /** The runner of `host`. */
+  of(host: Host): Runner
+  close(): Promise<void>
+}
+
+/**
+ * The runners of a sweep: on this process's own host, the in-process runner
+ * for one worker and a pool of worker threads for more; on any other host, a
+ * pool of child processes running that host's Node with its environment.
+ */
+export function runnersFor(settings: { workers: number, timeoutMs?: number }): Runners {
+  const started = new Map<string, Runner>()
+  return {
+    of(host) {
+      let runner = started.get(host.name)
+      if (!runner) {
+        runner = isCurrentProcess(host)
+          ? settings.workers > 1 ? workerPool({ size: settings.workers, timeoutMs: settings.timeoutMs }) : inProcessRunner({ timeoutMs: settings.timeoutMs })
+          : workerPool({ size: settings.workers, timeoutMs: settings.timeoutMs, host })
+        started.set(host.name, runner)
+      }
+      return runner
+    },
+    async close() {
+      const runners = [...started.values()]
+      started.clear()
+      await Promise.all(runners.map(runner => runner.close()))
+    },
+  }
+}
+
+/** Runners that run everything on this process's own host through `runner` (for callers that bring their own runner). */
+export function currentHostOnly(runner: Runner): Runners {
+  return {
+    of(host) {
+      if (!isCurrentProcess(host)) throw new Error(`no runner for host ${host.name}: only ${CURRENT_HOST.name} is available here`)
+      return runner
+    },
+    async close() {},
+  }
+}
