@@ -16,8 +16,10 @@ import { InputError } from './usage-error.ts'
  */
 export async function mergedExploration(scenario: Scenario, across: ScenarioAcrossShards, options: ExploreOptions, runner: Runner): Promise<Exploration> {
   const outputs: OutputGroup[] = []
+  let runtime: Exploration['runtime']
   for (const output of unionOutputs(across.entries)) {
     const replayed = await runner.runOne(scenario, parseToken(output.token).schedule)
+    runtime ??= replayed.runtime
     outputs.push({
       hash: output.hash,
       count: output.count,
@@ -53,5 +55,6 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
     coverage: log.coverage(),
     deviations: log.deviations,
     finished: across.finished,
+    ...runtime === undefined ? {} : { runtime },
   }
 }

@@ -31,7 +31,8 @@ export interface CliOptions {
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun>, output: () => { stdout: string, stderr: string } } {
   const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', ...options.env },
+    // No heartbeat unless a test asks for one: on a loaded machine a sweep can outlast its interval.
+    env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', LOADRACE_HEARTBEAT_MS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
@@ -55,7 +56,7 @@ export function captured(env: Record<string, string> = {}): { cli: Cli, stdout: 
   let stdout = ''
   let stderr = ''
   return {
-    cli: { stdout: { write: (text: string) => { stdout += text } }, stderr: { write: (text: string) => { stderr += text } }, env },
+    cli: { stdout: { write: (text: string) => { stdout += text } }, stderr: { write: (text: string) => { stderr += text } }, env: { LOADRACE_HEARTBEAT_MS: '0', ...env } },
     stdout: () => stdout,
     stderr: () => stderr,
   }

@@ -114,7 +114,7 @@ describe('--shard i/n and loadrace merge', () => {
     expect(reseeded.code).toBe(1)
     const mixed = await runCli(['merge', 'half-1', 'half-2-seed-9', '--report', 'refused'], { cwd: dir.root })
     expect(mixed.code).toBe(2)
-    expect(mixed.stderr).toBe('loadrace merge: half-1 and half-2-seed-9 differ in seed ("0" vs "9"): shards of one sweep share strategy, seed, budget, depth and strength\n')
+    expect(mixed.stderr).toBe('loadrace merge: half-1 and half-2-seed-9 differ in seed ("0" vs "9"): shards of one sweep share strategy, seed, budget, depth, strength and hosts\n')
     expect(await exists(join(dir.root, 'refused'))).toBe(false)
   })
 })
