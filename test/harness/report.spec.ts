@@ -131,7 +131,7 @@ describe('renderJson', () => {
     const scenarios = parsed.scenarios as Record<string, unknown>[]
     expect(Object.keys(scenarios[1] ?? {})).toEqual([
       'name', 'file', 'variant', 'target', 'plugins', 'space', 'discovered', 'planned', 'explored', 'strategy', 'guarantee', 'verdict',
-      'passed', 'outcome', 'distinctOutputs', 'outputs', 'divergence', 'golden', 'expected', 'problems', 'goldenDiff',
+      'passed', 'outcome', 'distinctOutputs', 'outputs', 'divergence', 'hosts', 'golden', 'expected', 'problems', 'goldenDiff',
       'durationMs',
     ])
     expect(Object.keys(scenarios[4] ?? {})).toContain('skipped')

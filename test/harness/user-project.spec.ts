@@ -57,7 +57,7 @@ describe('a user project with real dsh plugins', () => {
     const run = await loadrace(['sweep', 'loadrace/missing-provider.yml', '--target', 'dsh', '--budget', '12', '--workers', '1', '--report', 'missing'])
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/^✗\s+missing-provider\s+deterministic \(completed\)/m)
-    expect(run.stdout).toMatch(/^ {4}entry tool-jobs \(waiting for service: jobs\) never became active \(12 of 12 interleavings, first missing-provider@canonical\+dsh:[a-z,-]+\); list it under expect\.inactive if that is intended$/m)
+    expect(run.stdout).toMatch(/^ {4}entry tool-jobs \(waiting for service: jobs\) never became active \(12 of 12 interleavings, first missing-provider@canonical\+dsh~node22:[a-z,-]+\); list it under expect\.inactive if that is intended$/m)
     expect(run.stdout).toMatch(/^ {4}expected tools \[create_goal, get_goal, job_kill, job_list, job_output, todo_write, update_goal\], got \[create_goal, get_goal, todo_write, update_goal\]/m)
   })
 })
