@@ -10,7 +10,7 @@ import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
 import { runInSut } from '../loader/sut-context.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
-import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
+import { projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
 import { rootMount, settlementOf } from './modules.ts'
 import { inactiveEntries } from './inactive.ts'
@@ -135,8 +135,8 @@ export async function runInterleaving(
       ])],
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
-      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
-      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash: hashOf(json), contributions: contributions.read() }
+      const { projection, json, hash } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
+      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash, contributions: contributions.read() }
     }
 
     sut(() => root.plugin(ScheduledLoader))
