@@ -21,6 +21,9 @@ import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
 import { disposeAll } from './teardown.ts'
 
+/** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
+export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
+
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
 
@@ -67,6 +70,8 @@ export async function runInterleaving(
     timeoutMs?: number
     /** Who chooses the release order; default `driveSchedule` (the given schedule). Benchmarks plug in a peer scheduler here. */
     drive?: ScheduleDriver
+    /** Called as each phase ends (a run that stops early skips the phases it did not reach). Benchmarks time the phases with it. */
+    onPhase?: (phase: InterleavingPhase) => void
   } = {},
 ): Promise<InterleavingResult> {
   const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
@@ -136,13 +141,16 @@ export async function runInterleaving(
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
       const { projection, json, hash } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
-      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash, contributions: contributions.read() }
+      const result = { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash, contributions: contributions.read() }
+      options.onPhase?.('projection')
+      return result
     }
 
     sut(() => root.plugin(ScheduledLoader))
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
+    options.onPhase?.('setup')
     const mount = await rootMount(scenario, mounted.entries)
     void sut(() => loader.root.update(mount.entries))
 
@@ -161,8 +169,10 @@ export async function runInterleaving(
       loadErrors.push(problem)
       return finish(undefined, null)
     }
+    options.onPhase?.('boot')
     pool.phase = 'turns'
     const turns = await settleOrStuck(sut(() => mounted.runTurns(scenario.turns)), wait)
+    options.onPhase?.('turns')
     if (turns.kind === 'stuck') return finish(undefined, stuck(turns.reason, 'turns'))
     if (turns.kind === 'rejected') throw turns.error
     return finish(turns.value, null)
@@ -173,5 +183,6 @@ export async function runInterleaving(
     sandbox.dispose()
     disposeAll(root)
     Error.stackTraceLimit = stackTraceLimit
+    options.onPhase?.('teardown')
   }
 }
