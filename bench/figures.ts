@@ -45,6 +45,8 @@ export interface InterleavingFigures {
   ratio: number
   /** Harness interleaving / the real loader with every import settled at once. */
   loaderRatio: number
+  /** Who the harness interleaving's CPU time goes to (a V8 sampling profile), largest first. */
+  owners: OwnerTime[]
   /** Sequential interleavings per wall-clock second on one core. */
   perSecond: number
   /** Interleavings per CPU second. */
@@ -117,7 +119,7 @@ export interface PhaseCost {
 }
 
 /** One owner's share of an interleaving's CPU samples. */
-export interface OwnerShare {
+export interface OwnerTime {
   owner: string
   /** Whether the owner is loadrace's own code (or runtime machinery only loadrace switches on). */
   loadrace: boolean
@@ -125,6 +127,10 @@ export interface OwnerShare {
   share: number
   /** That share of a mean interleaving's CPU time. */
   msPerRun: number
+}
+
+/** An owner's share with the change, and its CPU ms without it. */
+export interface OwnerShare extends OwnerTime {
   /** The same in a profile taken without the change. */
   msPerRunBefore: number
 }

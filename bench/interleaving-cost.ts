@@ -11,6 +11,7 @@ import { createDeterministicEnvironment } from '../src/runtime/environment.ts'
 import { compareTasks, ratioOver } from './clock.ts'
 import type { BootVariant, InterleavingFigures } from './figures.ts'
 import { loaderBoot, withoutStacks, type ImportOrder } from './loader-boot.ts'
+import { ownerShares, profiled } from './profile.ts'
 
 /**
  * One interleaving against its floor: the same composition (the reference
@@ -105,12 +106,16 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 5, msPerRound: 1000, batch: 2, warmupCalls: 60 })
   const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
   const harness = variants[variants.length - 1]!
+  const profile = await profiled(async () => {
+    for (let i = 0; i < (options.quick ? 30 : 300); i++) await runInterleaving(scenario, referenceTarget, schedule)
+  })
   return {
     scenario: scenario.name,
     plugins: scenario.plugins.length,
     variants,
     ratio: harness.ratio,
     loaderRatio: ratioOver(costs.find(cost => cost.name === 'harness')!, costs.find(cost => cost.name === 'real loader')!),
+    owners: ownerShares(profile, harness.msPerRun),
     perSecond: await wallThroughput(scenario, schedule, options.quick ? 30 : 150),
     perCpuSecond: 1000 / harness.msPerRun,
   }

@@ -1,6 +1,6 @@
 import { Session } from 'node:inspector/promises'
 import { fileURLToPath } from 'node:url'
-import type { OwnerShare } from './figures.ts'
+import type { OwnerTime } from './figures.ts'
 
 /**
  * Who an interleaving's CPU time goes to, from V8's sampling profiler (the
@@ -63,7 +63,7 @@ const SPECIAL: Record<string, { owner: string, loadrace: boolean } | null> = {
 }
 
 /** Each owner's share of the profile's non-idle time, largest first. */
-export function ownerShares(profile: CpuProfile, msPerRun: number): Omit<OwnerShare, 'msPerRunBefore'>[] {
+export function ownerShares(profile: CpuProfile, msPerRun: number): OwnerTime[] {
   const nodes = new Map(profile.nodes.map(node => [node.id, node]))
   const parents = new Map<number, number>()
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)

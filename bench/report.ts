@@ -1,4 +1,4 @@
-import type { BenchFigures, BootVariant, MemoryFigures, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
+import type { BenchFigures, BootVariant, MemoryFigures, OwnerTime, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 
 /** `reports/bench.json`: the raw figures plus the judged targets and the figures reported without a target. */
@@ -83,7 +83,18 @@ function interleavingLines(figures: BenchFigures): string[] {
     `Harness: **${fixed(cost.perSecond, 0)} interleavings/s** wall clock on one core (${fixed(cost.perCpuSecond, 0)} per CPU second).`,
     `The harness costs **${fixed(cost.loaderRatio, 2)}×** the real loader's own boot of the same composition (imports at once)`
       + `${relative(cost.variants, 'harness', 'real loader, one by one').map(ratio => `, ${fixed(ratio, 2)}× the real loader with imports one by one`).join('')}.`,
+    '',
+    'Where the harness interleaving\'s CPU time goes (a V8 sampling profile; samples in Node\'s own JavaScript charged to their caller):',
+    '',
+    ...ownerTable(cost.owners),
   ]
+}
+
+function ownerTable(owners: readonly (OwnerTime & { msPerRunBefore?: number })[]): string[] {
+  const before = owners.some(owner => owner.msPerRunBefore !== undefined)
+  return table(['owner', 'loadrace', 'share', 'CPU ms/run', ...before ? ['before the change'] : []], owners.map(owner => [
+    owner.owner, owner.loadrace ? 'yes' : '', `${fixed(owner.share * 100, 1)} %`, fixed(owner.msPerRun, 2), ...before ? [fixed(owner.msPerRunBefore, 2)] : [],
+  ]))
 }
 
 function realLines(figures: BenchFigures): string[] {
@@ -109,9 +120,7 @@ function realLines(figures: BenchFigures): string[] {
     '',
     'Where the CPU time goes (V8 sampling profiles of the same interleavings, with and without the change; samples in Node\'s own JavaScript charged to their caller):',
     '',
-    ...table(['owner', 'loadrace', 'share', 'CPU ms/run', 'before the change'], throughput.owners.map(owner => [
-      owner.owner, owner.loadrace ? 'yes' : '', `${fixed(owner.share * 100, 1)} %`, fixed(owner.msPerRun, 2), fixed(owner.msPerRunBefore, 2),
-    ])),
+    ...ownerTable(throughput.owners),
     '',
     `The largest part that is loadrace's own, without the change: ${throughput.largestOwnBefore}; with it: ${throughput.largestOwn}. The change: ${throughput.change}.`,
   ]

@@ -56,6 +56,10 @@ function figures(): BenchFigures {
       ],
       ratio: 2.8,
       loaderRatio: 1.4,
+      owners: [
+        { owner: 'cordis (contexts, fibers, services, events)', loadrace: false, share: 0.55, msPerRun: 3.08 },
+        { owner: 'loadrace: projection and hash', loadrace: true, share: 0.025, msPerRun: 0.14 },
+      ],
       perSecond: 150,
       perCpuSecond: 178,
     },
@@ -220,6 +224,8 @@ describe('reports/bench.md', () => {
     expect(rows).toContainEqual(['projection', 'bytes and hash', '0.75', '1.90'])
     expect(rows).toContainEqual(['total', '', '14.75', '16.10'])
     expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '3.0 %', '0.75', '2.10'])
+    // The synthetic interleaving's owners: one profile, no before column.
+    expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '2.5 %', '0.14'])
     expect(markdown).toContain('**40.0 interleavings per CPU second**, 36.0 before the change (1.111×)')
     expect(markdown).toContain('without the change: loadrace: projection and hash; with it: loadrace: scheduler')
   })
