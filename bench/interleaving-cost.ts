@@ -4,10 +4,10 @@ import { toolPlugin, type PluginHost } from '../harness/plugins/tool-plugin.ts'
 import { runInterleaving } from '../harness/run/interleaving.ts'
 import { disposeAll } from '../harness/run/teardown.ts'
 import type { Scenario } from '../harness/scenario/types.ts'
+import { mountOptionsOf } from '../harness/targets/mount-options.ts'
 import { referenceTarget } from '../harness/targets/reference.ts'
 import type { Mounted, Observation } from '../harness/targets/types.ts'
 import { whenActive } from '../src/composition.ts'
-import { createDeterministicEnvironment } from '../src/runtime/environment.ts'
 import { compareTasks, ratioOver } from './clock.ts'
 import type { BootVariant, InterleavingFigures } from './figures.ts'
 import { loaderBoot, withoutStacks, type ImportOrder } from './loader-boot.ts'
@@ -24,15 +24,7 @@ import { ownerShares, profiled } from './profile.ts'
 /** A fresh root with the reference target's base composition mounted on it. */
 function mountBase(scenario: Scenario): { root: Context, mounted: Mounted } {
   const root = new Context()
-  const mounted = referenceTarget.mount(root, {
-    app: scenario.app,
-    config: scenario.config,
-    base: scenario.base,
-    variant: scenario.variant,
-    invariant: scenario.invariant,
-    services: 'root',
-    environment: createDeterministicEnvironment(),
-  })
+  const mounted = referenceTarget.mount(root, { ...mountOptionsOf(scenario), services: 'root' })
   return { root, mounted }
 }
 

@@ -9,9 +9,9 @@ import { rootMount, settlementOf } from '../harness/run/modules.ts'
 import { disposeAll } from '../harness/run/teardown.ts'
 import { entryLabel } from '../harness/scenario/entry-labels.ts'
 import type { Scenario } from '../harness/scenario/types.ts'
+import { mountOptionsOf } from '../harness/targets/mount-options.ts'
 import type { Target } from '../harness/targets/types.ts'
 import { whenActive } from '../src/composition.ts'
-import { createDeterministicEnvironment } from '../src/runtime/environment.ts'
 
 /**
  * A scenario booted through the real cordis loader without loadrace's
@@ -63,15 +63,7 @@ function askedFor(label: string, awaited: Map<string, () => void>, scenario: str
 export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOrder, project = false): Promise<string | undefined> {
   return withoutStacks(async () => {
     const root = new Context()
-    const mounted = target.mount(root, {
-      app: scenario.app,
-      config: scenario.config,
-      variant: scenario.variant,
-      invariant: scenario.invariant,
-      services: scenario.services,
-      base: scenario.base,
-      environment: createDeterministicEnvironment(),
-    })
+    const mounted = target.mount(root, mountOptionsOf(scenario))
     // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
     const host: PluginHost = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))

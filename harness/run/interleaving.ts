@@ -1,9 +1,9 @@
 import { Context, Logger, type Message } from '@deepseek-ai/cordis'
 import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
-import { createDeterministicEnvironment } from '../../src/runtime/environment.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import type { Mounted, Observation, Target } from '../targets/types.ts'
+import { mountOptionsOf } from '../targets/mount-options.ts'
 import { OperationPool } from '../loader/operations.ts'
 import { ScheduledLoader, scheduleImports } from '../loader/trees.ts'
 import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
@@ -94,15 +94,7 @@ export async function runInterleaving(
     /** Calls into the system under test, in its scope: what it sets up is held and attributed. */
     const sut = <T>(fn: () => T): T => runInSut(pool, ROOT_CHAIN, fn)
 
-    const mounted: Mounted = sut(() => target.mount(root, {
-      app: scenario.app,
-      config: scenario.config,
-      variant: scenario.variant,
-      invariant: scenario.invariant,
-      services: scenario.services,
-      base: scenario.base,
-      environment: createDeterministicEnvironment(),
-    }))
+    const mounted: Mounted = sut(() => target.mount(root, mountOptionsOf(scenario)))
     const contributions = watchContributions(root)
     const host: PluginHost = {
       mounted,
