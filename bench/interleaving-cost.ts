@@ -95,7 +95,7 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
     { name: 'real loader', run: () => loaderBoot(scenario, referenceTarget, atOnce) },
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, referenceTarget, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, referenceTarget, schedule) },
-  ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 5, msPerRound: 1000, batch: 2, warmupCalls: 60 })
+  ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 10, msPerRound: 500, batch: 2, warmupCalls: 60 })
   const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
   const harness = variants[variants.length - 1]!
   const profile = await profiled(async () => {

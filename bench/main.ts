@@ -106,7 +106,7 @@ function memoryOf(label: string, job: MemoryJob): Promise<MemoryFigures> {
 // run beside the power trials; the wall-clock scale-out runs last, alone.
 const memoryRun = section('memory', sections, async () => {
   const [synthetic, realSweep] = await Promise.all([
-    memoryOf('synthetic', { file: EIGHT_TOOLS, strategy: 'exhaustive', interleavings: quick ? 2_000 : 20_160, warmup: 50 }),
+    memoryOf('synthetic', { file: EIGHT_TOOLS, strategy: 'exhaustive', interleavings: quick ? 2_000 : 10_080, warmup: 50 }),
     memoryOf('real application', { file: REAL_APP, strategy: 'auto', interleavings: quick ? 100 : 1_000, warmup: 20 }),
   ])
   return { synthetic, real: realSweep }
@@ -139,8 +139,8 @@ const sayRun = (label: string) => (run: StreamRun) => {
 }
 const scaleOut = await section('scale-out', sections, async () => {
   const repeats = quick ? 1 : 3
-  const synthetic = await measureScaleOut(EIGHT_TOOLS, { interleavings: quick ? 100 : 600, repeats, onRun: sayRun('synthetic') })
-  const realScale = await measureScaleOut(REAL_APP, { interleavings: quick ? 20 : 150, repeats, onRun: sayRun('real application') })
+  const synthetic = await measureScaleOut(EIGHT_TOOLS, { interleavings: quick ? 100 : 500, repeats, onRun: sayRun('synthetic') })
+  const realScale = await measureScaleOut(REAL_APP, { interleavings: quick ? 20 : 120, repeats, onRun: sayRun('real application') })
   for (const [label, figures] of [['synthetic', synthetic], ['real application', realScale]] as const) {
     say(`  ${label}: --workers 2 / two-stream ceiling ${figures.efficiency.toFixed(3)}, --workers 2 / one stream ${figures.scaling.toFixed(2)}×, ceiling ${figures.ceilingScaling.toFixed(2)}×`)
   }
