@@ -28,6 +28,8 @@ export interface TaskCost {
   calls: number
   /** This task's per-call cost over the first task's, median over rounds. */
   ratio: number
+  /** The per-call cost of each round (its median sample). */
+  perRound: number[]
 }
 
 /** How long and how finely to compare. */
@@ -84,5 +86,11 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
     msPerCall: median(perRound[index]!),
     calls: calls[index]!,
     ratio: median(perRound[index]!.map((cost, round) => cost / reference[round]!)),
+    perRound: perRound[index]!,
   }))
+}
+
+/** `over`'s per-call cost over `under`'s, median over the rounds both ran in (each round measures both side by side). */
+export function ratioOver(over: TaskCost, under: TaskCost): number {
+  return median(over.perRound.map((cost, round) => cost / under.perRound[round]!))
 }

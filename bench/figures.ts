@@ -43,45 +43,148 @@ export interface InterleavingFigures {
   variants: BootVariant[]
   /** Harness interleaving / floor. */
   ratio: number
+  /** Harness interleaving / the real loader with every import settled at once. */
+  loaderRatio: number
+  /** Who the harness interleaving's CPU time goes to (a V8 sampling profile), largest first. */
+  owners: OwnerTime[]
   /** Sequential interleavings per wall-clock second on one core. */
   perSecond: number
   /** Interleavings per CPU second. */
   perCpuSecond: number
 }
 
-/** One timed sweep. */
-export interface SweepRun {
-  workers: number
-  runner: 'in-process' | 'worker-pool'
+/** How one configuration of the scale-out ran, best of its repeats. */
+export interface StreamRun {
+  /** `one stream`: one `--workers 1` sweep alone; `two streams`: two of them at once, in two processes; `--workers 2`. */
+  configuration: 'one stream' | 'two streams' | '--workers 2'
+  /** Processes running interleavings. */
+  processes: number
+  /** Interleavings completed in the timed window (both processes together for two streams). */
   interleavings: number
   seconds: number
+  /** Interleavings per wall-clock second (two streams: the sum of both). */
   perSecond: number
-  /** Process CPU seconds per wall second during the sweep: the cores it actually got. */
+  /** Process CPU seconds per wall second, all processes together: the cores it actually got. */
   coresUsed: number
+  /** CPU milliseconds (every thread of every process) per interleaving completed. */
+  cpuMsPerInterleaving: number
 }
 
-/** The same exhaustive sweep on one and on two workers. */
+/** `--workers 2` against one stream and against the machine's two-stream ceiling, on one scenario. */
 export interface ScaleOutFigures {
   scenario: string
-  runs: SweepRun[]
-  /** `--workers 2` (pool of 2) over `--workers 1` (in process), as the CLI runs them. */
+  /** One stream, two streams, `--workers 2`: each the best of its repeats. */
+  runs: StreamRun[]
+  repeats: number
+  /** `--workers 2` over one stream (`--workers 1`): the plain scaling. */
   scaling: number
-  /** Pool of 2 over pool of 1: the threads' scaling without the in-process/pool difference. */
-  poolScaling: number
-  /** Pure arithmetic on two threads over one, measured right after: what the machine offered. */
-  machineScaling: number
+  /** Two streams over one stream: what the machine gives two independent streams of this work. */
+  ceilingScaling: number
+  /** `--workers 2` over the two-stream ceiling. */
+  efficiency: number
 }
 
-/** Resident memory around one exhaustive sweep in one process. */
+/** Live heap and resident memory after forced GC at one point of a sweep. */
+export interface MemoryCheckpoint {
+  interleavings: number
+  heapUsedMb: number
+  rssMb: number
+}
+
+/** Resident memory around one sweep in one process. */
 export interface MemoryFigures {
   scenario: string
+  /** The strategy swept (`exhaustive` for the synthetic scenario, `auto` for the real application). */
+  strategy: string
   interleavings: number
   rssBeforeMb: number
   rssAfterMb: number
   /** After minus before, both after forced GC, with the sweep's report still alive. */
   growthMb: number
   heapUsedGrowthMb: number
+  /** After forced GC every tenth of the sweep (the first after warm-up, before the sweep). */
+  checkpoints: MemoryCheckpoint[]
   seconds: number
+}
+
+/** CPU milliseconds of one part of an interleaving, before and after the profile-driven change. */
+export interface PhaseCost {
+  phase: string
+  /** What the part does, in a few words. */
+  what: string
+  /** Mean CPU ms per interleaving with the change. */
+  ms: number
+  /** The same without it. */
+  msBefore: number
+}
+
+/** One owner's share of an interleaving's CPU samples. */
+export interface OwnerTime {
+  owner: string
+  /** Whether the owner is loadrace's own code (or runtime machinery only loadrace switches on). */
+  loadrace: boolean
+  /** Share of the non-idle samples, 0..1. */
+  share: number
+  /** That share of a mean interleaving's CPU time. */
+  msPerRun: number
+}
+
+/** An owner's share with the change, and its CPU ms without it. */
+export interface OwnerShare extends OwnerTime {
+  /** The same in a profile taken without the change. */
+  msPerRunBefore: number
+}
+
+/** Interleavings per CPU second on the real application, what they spend it on, and the change. */
+export interface RealThroughput {
+  /** Timed interleavings per mode (the scenario's own plan, cycled). */
+  interleavings: number
+  /** Interleavings per CPU second with the change, and without it (same run, alternating). */
+  perCpuSecond: number
+  perCpuSecondBefore: number
+  phases: PhaseCost[]
+  /** From CPU profiles of the same interleavings with and without the change, largest first (with it). */
+  owners: OwnerShare[]
+  /** The largest loadrace-owned part of the profile without the change: what the change went after. */
+  largestOwnBefore: string
+  /** The largest loadrace-owned part with it. */
+  largestOwn: string
+  /** The change, in one sentence. */
+  change: string
+}
+
+/** The real application: one scheduled interleaving against the real loader's own boot, and its throughput. */
+export interface RealAppFigures {
+  scenario: string
+  file: string
+  target: string
+  /** Loader entries (operations) of the discovered space. */
+  entries: number
+  /** Characters of one interleaving's projection (the bytes compared). */
+  projectionChars: number
+  /** The real loader (imports at once) first: every ratio is against it. */
+  variants: BootVariant[]
+  /** Harness / real loader (imports at once). */
+  overhead: number
+  throughput: RealThroughput
+}
+
+/** A scenario's discovered space and the cost of a cover(3) plan over it. */
+export interface DiscoveredCoverageRow {
+  scenario: string
+  /** Operations the file declares (imports and batches). */
+  declared: number
+  /** Operations of the discovered space (timers joined). */
+  operations: number
+  chains: number
+  /** Rows of the 3-way covering set, largest over the coverage seeds. */
+  t3: number
+  /** Interleavings `--strategy cover` plans over the discovered space (its row count). */
+  planned: number
+  /** (operations)! as a decimal string. */
+  factorial: string
+  /** Schedules of the discovered space (its chains' orders kept) as a decimal string. */
+  size: string
 }
 
 /** The planted order bugs. */
@@ -149,13 +252,19 @@ export interface TimerStabilityFigures {
   stable: boolean
 }
 
+/** The scenario name of the bundled real application (`apps/acp-agent/tools.yml`). */
+export const REAL_APP_SCENARIO = 'acp-agent-tools'
+
 /** The ids of the bench targets, in report order. */
 export const TARGET_IDS = [
   'assembly-ratio',
   'assembly-ratio-toolorder',
-  'interleaving-overhead',
-  'workers-scaling',
+  'interleaving-overhead-loader',
+  'real-interleaving-overhead',
+  'workers-efficiency',
+  'real-workers-efficiency',
   'sweep-memory-growth',
+  'real-memory-growth',
   'cover-t3-n10',
   'cover-t3-n16',
   'cover-detects-depth2',
@@ -175,6 +284,24 @@ export interface TargetResult {
   met: boolean
 }
 
+/** Figures the bench reports without judging them, in report order. */
+export const REPORTED_IDS = [
+  'interleaving-overhead',
+  'workers-scaling',
+  'real-throughput',
+  'real-heap-growth',
+  'cover-t3-real',
+] as const
+
+export type ReportedId = typeof REPORTED_IDS[number]
+
+/** One reported figure: the measured value (null when its section did not run). */
+export interface ReportedFigure {
+  id: ReportedId
+  measured: number | null
+  unit: string
+}
+
 /** Everything one run measured. Sections that did not run are null. */
 export interface BenchFigures {
   startedAt: string
@@ -183,9 +310,11 @@ export interface BenchFigures {
   machine: MachineInfo
   assembly: AssemblyFigure[] | null
   interleaving: InterleavingFigures | null
-  scaleOut: ScaleOutFigures | null
-  memory: MemoryFigures | null
+  real: RealAppFigures | null
+  /** The synthetic sweep, then the real application. */
+  scaleOut: { synthetic: ScaleOutFigures, real: ScaleOutFigures, machineScaling: number } | null
+  memory: { synthetic: MemoryFigures, real: MemoryFigures } | null
   power: PowerFigures | null
-  coverage: CoverageRow[] | null
+  coverage: { sizes: CoverageRow[], discovered: DiscoveredCoverageRow[] } | null
   timers: TimerStabilityFigures | null
 }

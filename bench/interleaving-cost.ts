@@ -1,38 +1,30 @@
 import { Context } from '@deepseek-ai/cordis'
-import { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import { projectWithBytes } from '../harness/oracle/projection.ts'
 import { toolPlugin, type PluginHost } from '../harness/plugins/tool-plugin.ts'
 import { runInterleaving } from '../harness/run/interleaving.ts'
-import { entriesOf } from '../harness/run/modules.ts'
 import { disposeAll } from '../harness/run/teardown.ts'
 import type { Scenario } from '../harness/scenario/types.ts'
+import { mountOptionsOf } from '../harness/targets/mount-options.ts'
 import { referenceTarget } from '../harness/targets/reference.ts'
 import type { Mounted, Observation } from '../harness/targets/types.ts'
 import { whenActive } from '../src/composition.ts'
-import { createDeterministicEnvironment } from '../src/runtime/environment.ts'
-import { compareTasks } from './clock.ts'
+import { compareTasks, ratioOver } from './clock.ts'
 import type { BootVariant, InterleavingFigures } from './figures.ts'
+import { loaderBoot, withoutStacks, type ImportOrder } from './loader-boot.ts'
+import { ownerShares, profiled } from './profile.ts'
 
 /**
  * One interleaving against its floor: the same composition (the reference
  * target's base composition plus the scenario's tool plugins) booted with
  * plain `ctx.plugin()` calls and one turn. Between the two, the same boot
- * through the real cordis loader without a scheduler shows how much of the
- * difference is the loader itself.
+ * through the real cordis loader without a scheduler (see `loader-boot.ts`)
+ * shows how much of the difference is the loader itself.
  */
 
 /** A fresh root with the reference target's base composition mounted on it. */
 function mountBase(scenario: Scenario): { root: Context, mounted: Mounted } {
   const root = new Context()
-  const mounted = referenceTarget.mount(root, {
-    app: scenario.app,
-    config: scenario.config,
-    base: scenario.base,
-    variant: scenario.variant,
-    invariant: scenario.invariant,
-    services: 'root',
-    environment: createDeterministicEnvironment(),
-  })
+  const mounted = referenceTarget.mount(root, { ...mountOptionsOf(scenario), services: 'root' })
   return { root, mounted }
 }
 
@@ -51,17 +43,6 @@ function toolPlugins(scenario: Scenario, mounted: Mounted) {
   })
 }
 
-/** Runs `boot` with cordis's stack traces off, as the harness runs an interleaving. */
-async function withoutStacks<T>(boot: () => Promise<T>): Promise<T> {
-  const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
-  try {
-    return await boot()
-  } finally {
-    Error.stackTraceLimit = limit
-  }
-}
-
 /** The floor: base composition, each tool plugin through `ctx.plugin()`, one turn. */
 export function plainBoot(scenario: Scenario, teardown: boolean): Promise<Observation> {
   return withoutStacks(async () => {
@@ -70,28 +51,6 @@ export function plainBoot(scenario: Scenario, teardown: boolean): Promise<Observ
     await Promise.all(toolPlugins(scenario, mounted).map(({ plugin }) => root.plugin(plugin)))
     const observation = await mounted.runTurns(1)
     if (teardown) disposeAll(root)
-    return observation
-  })
-}
-
-/** The real cordis loader with every import settled at once (no scheduler), then one turn. */
-export function loaderBoot(scenario: Scenario): Promise<Observation> {
-  return withoutStacks(async () => {
-    const { root, mounted } = mountBase(scenario)
-    const plugins = new Map(toolPlugins(scenario, mounted).map(({ id, plugin }) => [`loadrace:${id}`, plugin]))
-    class ImmediateLoader extends Loader {
-      override import(name: string) {
-        return Promise.resolve({ default: plugins.get(name) })
-      }
-    }
-    root.plugin(ImmediateLoader)
-    await whenActive(root, 'loader')
-    const loader = root.get('loader') as Loader
-    await loader.root.update(entriesOf(scenario))
-    await loader.await()
-    await whenActive(root, 'agentLoop')
-    const observation = await mounted.runTurns(1)
-    disposeAll(root)
     return observation
   })
 }
@@ -112,32 +71,44 @@ async function wallThroughput(scenario: Scenario, schedule: readonly string[], r
  * Measures one harness interleaving of `scenario` against its floor. Checks
  * first that every variant yields the very bytes the harness does.
  */
-export async function measureInterleaving(scenario: Scenario): Promise<InterleavingFigures> {
+export async function measureInterleaving(scenario: Scenario, options: { quick: boolean }): Promise<InterleavingFigures> {
   const schedule = scenario.plugins.map(spec => spec.id)
+  const atOnce: ImportOrder = { kind: 'at-once' }
+  const oneByOne: ImportOrder = { kind: 'one-by-one', order: schedule }
   const reference = (await runInterleaving(scenario, referenceTarget, schedule)).json
-  for (const [name, boot] of [['plain', () => plainBoot(scenario, false)], ['loader', () => loaderBoot(scenario)]] as const) {
-    if (bytesOf(await boot()) !== reference) throw new Error(`the ${name} boot of ${scenario.name} does not reproduce the harness's bytes`)
+  if (bytesOf(await plainBoot(scenario, false)) !== reference) throw new Error(`the plain boot of ${scenario.name} does not reproduce the harness's bytes`)
+  for (const order of [atOnce, oneByOne]) {
+    if (await loaderBoot(scenario, referenceTarget, order, true) !== reference) {
+      throw new Error(`the real loader's boot of ${scenario.name} (imports ${order.kind}) does not reproduce the harness's bytes`)
+    }
   }
   const described: Omit<BootVariant, 'msPerRun' | 'ratio'>[] = [
     { name: 'floor', what: 'plain ctx.plugin() boot + one turn' },
     { name: 'floor + teardown', what: 'the same, plugins disposed afterwards' },
     { name: 'real loader', what: 'cordis loader entries, imports settled at once, + turn + teardown' },
+    { name: 'real loader, one by one', what: 'the same, imports settled one at a time in declaration order, a macrotask turn apart' },
     { name: 'harness', what: 'one scheduled interleaving: loader, releases, quiescence, stuck checks, sandbox, projection, hash' },
   ]
   const costs = await compareTasks([
     { name: 'floor', run: () => plainBoot(scenario, false) },
     { name: 'floor + teardown', run: () => plainBoot(scenario, true) },
-    { name: 'real loader', run: () => loaderBoot(scenario) },
+    { name: 'real loader', run: () => loaderBoot(scenario, referenceTarget, atOnce) },
+    { name: 'real loader, one by one', run: () => loaderBoot(scenario, referenceTarget, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, referenceTarget, schedule) },
-  ], { rounds: 5, msPerRound: 1200, batch: 2, warmupCalls: 60 })
+  ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 10, msPerRound: 500, batch: 2, warmupCalls: 60 })
   const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
   const harness = variants[variants.length - 1]!
+  const profile = await profiled(async () => {
+    for (let i = 0; i < (options.quick ? 30 : 300); i++) await runInterleaving(scenario, referenceTarget, schedule)
+  })
   return {
     scenario: scenario.name,
     plugins: scenario.plugins.length,
     variants,
     ratio: harness.ratio,
-    perSecond: await wallThroughput(scenario, schedule, 150),
+    loaderRatio: ratioOver(costs.find(cost => cost.name === 'harness')!, costs.find(cost => cost.name === 'real loader')!),
+    owners: ownerShares(profile, harness.msPerRun),
+    perSecond: await wallThroughput(scenario, schedule, options.quick ? 30 : 150),
     perCpuSecond: 1000 / harness.msPerRun,
   }
 }

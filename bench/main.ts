@@ -1,27 +1,33 @@
 /**
- * `npm run bench`: measures loadrace's cost and bug-finding power and writes
+ * `npm run bench`: measures loadrace's cost and bug-finding power — on
+ * synthetic plugins and on the bundled real application — and writes
  * `reports/bench.json` and `reports/bench.md` (atomically). Progress goes to
- * stderr. `--sections assembly,interleaving,scale-out,memory,power,coverage`
+ * stderr. `--sections assembly,interleaving,real,scale-out,memory,power,coverage,timers`
  * runs a subset (the others are reported as not run); `--quick` shrinks every
  * section for a smoke run.
  */
+import { fileURLToPath } from 'node:url'
 import { writeFilesAtomically } from '../harness/report/write.ts'
 import { loadScenario } from '../harness/scenario/load.ts'
 import { ASSEMBLY_SIZES, measureAssembly } from './assembly.ts'
-import { measureCoverage } from './coverage.ts'
-import type { AssemblyFigure, BenchFigures } from './figures.ts'
+import { measureCoverage, measureDiscoveredCoverage } from './coverage.ts'
+import type { AssemblyFigure, BenchFigures, MemoryFigures, StreamRun } from './figures.ts'
 import { measureInterleaving } from './interleaving-cost.ts'
 import { machineInfo } from './machine.ts'
-import { measureMemory } from './memory.ts'
+import { measureMemory, type MemoryJob } from './memory.ts'
 import { EIGHT_TOOLS } from './planted.ts'
 import { measurePower, POWER_BUDGET, POWER_SEEDS } from './power.ts'
+import { measureRealApp, REAL_APP } from './real-app.ts'
 import { renderBenchJson, renderBenchMarkdown } from './report.ts'
-import { measureScaleOut } from './scale-out.ts'
-import { boundSymbol, targetsOf } from './targets.ts'
+import { machineScaling, measureScaleOut } from './scale-out.ts'
+import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 import { measureTimerStability } from './timer-stability.ts'
 
-const SECTIONS = ['assembly', 'interleaving', 'scale-out', 'memory', 'power', 'coverage', 'timers'] as const
+const SECTIONS = ['assembly', 'interleaving', 'real', 'scale-out', 'memory', 'power', 'coverage', 'timers'] as const
 type Section = typeof SECTIONS[number]
+
+/** Scenarios whose discovered space the coverage section sizes a cover(3) plan over. */
+const DISCOVERED_SCENARIOS = [REAL_APP, '../apps/acp-agent/advanced-toolchain.yml', './scenarios/timers-ten.yml'].map(path => fileURLToPath(new URL(path, import.meta.url)))
 
 function readArgs(argv: readonly string[]): { sections: Set<Section>, quick: boolean } {
   let sections = new Set<Section>(SECTIONS)
@@ -73,15 +79,38 @@ const assembly = await section('assembly', sections, async () => {
 })
 
 const interleaving = await section('interleaving', sections, async () => {
-  const figures = await measureInterleaving(await loadScenario(EIGHT_TOOLS))
+  const figures = await measureInterleaving(await loadScenario(EIGHT_TOOLS), { quick })
   for (const variant of figures.variants) say(`  ${variant.name}: ${variant.msPerRun.toFixed(2)} CPU ms, ${variant.ratio.toFixed(2)}×`)
-  say(`  ${figures.perSecond.toFixed(0)} interleavings/s wall`)
+  say(`  harness / real loader: ${figures.loaderRatio.toFixed(2)}×; ${figures.perSecond.toFixed(0)} interleavings/s wall`)
   return figures
 })
 
-// Nothing below measures CPU time side by side: the memory sweep (a child process)
-// runs beside the power trials; the wall-clock scale-out runs last, alone.
-const memoryRun = section('memory', sections, () => measureMemory(EIGHT_TOOLS, quick ? 2_000 : 40_320))
+const real = await section('real', sections, async () => {
+  const figures = await measureRealApp(REAL_APP, { quick, onStep: text => say(`  ${text}`) })
+  for (const variant of figures.variants) say(`  ${variant.name}: ${variant.msPerRun.toFixed(2)} CPU ms, ${variant.ratio.toFixed(2)}×`)
+  const { throughput } = figures
+  say(`  ${throughput.perCpuSecond.toFixed(1)} interleavings per CPU second (${throughput.perCpuSecondBefore.toFixed(1)} before the change): `
+    + throughput.phases.map(phase => `${phase.phase} ${phase.ms.toFixed(2)}`).join(', ') + ' ms')
+  say(`  largest part of loadrace's own: ${throughput.largestOwnBefore} before the change, ${throughput.largestOwn} after`)
+  return figures
+})
+
+/** Sweeps `job` in a child process, saying how far it got every tenth of the way. */
+function memoryOf(label: string, job: MemoryJob): Promise<MemoryFigures> {
+  return measureMemory(job, (done, planned, heapUsedMb, rssMb) => {
+    say(`  memory (${label}): ${done}/${planned} interleavings, live heap ${heapUsedMb.toFixed(1)} MB, RSS ${rssMb.toFixed(1)} MB`)
+  })
+}
+
+// Nothing below measures CPU time side by side: the memory sweeps (child processes)
+// run beside the power trials; the wall-clock scale-out runs last, alone.
+const memoryRun = section('memory', sections, async () => {
+  const [synthetic, realSweep] = await Promise.all([
+    memoryOf('synthetic', { file: EIGHT_TOOLS, strategy: 'exhaustive', interleavings: quick ? 2_000 : 10_080, warmup: 50 }),
+    memoryOf('real application', { file: REAL_APP, strategy: 'auto', interleavings: quick ? 100 : 1_000, warmup: 20 }),
+  ])
+  return { synthetic, real: realSweep }
+})
 const power = await section('power', sections, () => {
   let shown = 0
   return measurePower({
@@ -97,15 +126,26 @@ const power = await section('power', sections, () => {
     },
   })
 })
-const coverage = await section('coverage', sections, async () => measureCoverage())
+const coverage = await section('coverage', sections, async () => ({ sizes: measureCoverage(), discovered: await measureDiscoveredCoverage(DISCOVERED_SCENARIOS) }))
 const timers = await section('timers', sections, () => measureTimerStability(quick ? 3 : 10, (ms, distinct) => say(`  await ${ms} ms: ${distinct} distinct result${distinct === 1 ? '' : 's'}`)))
 const memory = await memoryRun
-if (memory !== null) say(`  memory: ${memory.growthMb.toFixed(1)} MB RSS growth over ${memory.interleavings} interleavings`)
-const scaleOut = await section('scale-out', sections, () => measureScaleOut(EIGHT_TOOLS, {
-  interleavings: quick ? 200 : 800,
-  repeats: quick ? 1 : 3,
-  onRun: run => say(`  workers=${run.workers} ${run.runner}: ${run.perSecond.toFixed(0)} interleavings/s (${run.coresUsed.toFixed(2)} cores)`),
-}))
+if (memory !== null) {
+  for (const figures of [memory.synthetic, memory.real]) {
+    say(`  memory: ${figures.growthMb.toFixed(1)} MB RSS, ${figures.heapUsedGrowthMb.toFixed(1)} MB live heap growth over ${figures.interleavings} interleavings of ${figures.scenario}`)
+  }
+}
+const sayRun = (label: string) => (run: StreamRun) => {
+  say(`  ${label}, ${run.configuration}: ${run.perSecond.toFixed(1)} interleavings/s (${run.coresUsed.toFixed(2)} cores, ${run.cpuMsPerInterleaving.toFixed(2)} CPU ms each)`)
+}
+const scaleOut = await section('scale-out', sections, async () => {
+  const repeats = quick ? 1 : 3
+  const synthetic = await measureScaleOut(EIGHT_TOOLS, { interleavings: quick ? 100 : 500, repeats, onRun: sayRun('synthetic') })
+  const realScale = await measureScaleOut(REAL_APP, { interleavings: quick ? 20 : 120, repeats, onRun: sayRun('real application') })
+  for (const [label, figures] of [['synthetic', synthetic], ['real application', realScale]] as const) {
+    say(`  ${label}: --workers 2 / two-stream ceiling ${figures.efficiency.toFixed(3)}, --workers 2 / one stream ${figures.scaling.toFixed(2)}×, ceiling ${figures.ceilingScaling.toFixed(2)}×`)
+  }
+  return { synthetic, real: realScale, machineScaling: await machineScaling() }
+})
 
 const figures: BenchFigures = {
   startedAt,
@@ -113,6 +153,7 @@ const figures: BenchFigures = {
   machine,
   assembly,
   interleaving,
+  real,
   scaleOut,
   memory,
   power,
@@ -127,4 +168,5 @@ for (const target of targetsOf(figures)) {
   const verdict = target.measured === null ? 'not run' : target.met ? 'met    ' : 'MISSED '
   say(`  ${verdict} ${target.id}: ${target.measured === null ? '—' : target.measured.toFixed(2)} (target ${boundSymbol(target.id)} ${target.target} ${target.unit})`)
 }
+for (const figure of reportedOf(figures)) say(`  reported ${figure.id}: ${figure.measured === null ? '—' : figure.measured.toFixed(2)} ${figure.unit}`)
 say(`wrote ${written.join(', ')} in ${figures.wallSeconds.toFixed(0)} s`)

@@ -1,14 +1,15 @@
-import type { BenchFigures, BootVariant, TargetResult } from './figures.ts'
-import { boundSymbol, targetsOf } from './targets.ts'
+import type { BenchFigures, BootVariant, MemoryFigures, OwnerTime, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
+import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 
-/** `reports/bench.json`: the raw figures plus the judged targets. */
+/** `reports/bench.json`: the raw figures plus the judged targets and the figures reported without a target. */
 export interface BenchReport extends BenchFigures {
   targets: TargetResult[]
+  reported: ReportedFigure[]
 }
 
 /** The report object of `figures`. */
 export function benchReport(figures: BenchFigures): BenchReport {
-  return { ...figures, targets: targetsOf(figures) }
+  return { ...figures, targets: targetsOf(figures), reported: reportedOf(figures) }
 }
 
 /** The bytes of `reports/bench.json`. */
@@ -41,6 +42,10 @@ function targetLines(targets: readonly TargetResult[]): string[] {
     target.unit,
     target.measured === null ? 'not run' : target.met ? 'yes' : '**no**',
   ]))
+}
+
+function reportedLines(reported: readonly ReportedFigure[]): string[] {
+  return table(['figure', 'measured', 'unit'], reported.map(figure => [`\`${figure.id}\``, fixed(figure.measured, 2), figure.unit]))
 }
 
 function assemblyLines(figures: BenchFigures): string[] {
@@ -76,8 +81,68 @@ function interleavingLines(figures: BenchFigures): string[] {
     ])),
     '',
     `Harness: **${fixed(cost.perSecond, 0)} interleavings/s** wall clock on one core (${fixed(cost.perCpuSecond, 0)} per CPU second).`,
-    ...relative(cost.variants, 'harness', 'real loader').map(ratio => `The harness costs ${fixed(ratio, 2)}× the real loader's own boot of the same composition.`),
+    `The harness costs **${fixed(cost.loaderRatio, 2)}×** the real loader's own boot of the same composition (imports at once)`
+      + `${relative(cost.variants, 'harness', 'real loader, one by one').map(ratio => `, ${fixed(ratio, 2)}× the real loader with imports one by one`).join('')}.`,
+    '',
+    'Where the harness interleaving\'s CPU time goes (a V8 sampling profile; samples in Node\'s own JavaScript charged to their caller):',
+    '',
+    ...ownerTable(cost.owners),
   ]
+}
+
+function ownerTable(owners: readonly (OwnerTime & { msPerRunBefore?: number })[]): string[] {
+  const before = owners.some(owner => owner.msPerRunBefore !== undefined)
+  return table(['owner', 'loadrace', 'share', 'CPU ms/run', ...before ? ['before the change'] : []], owners.map(owner => [
+    owner.owner, owner.loadrace ? 'yes' : '', `${fixed(owner.share * 100, 1)} %`, fixed(owner.msPerRun, 2), ...before ? [fixed(owner.msPerRunBefore, 2)] : [],
+  ]))
+}
+
+function realLines(figures: BenchFigures): string[] {
+  const real = figures.real
+  if (real === null) return ['Not run.']
+  const { throughput } = real
+  return [
+    `Scenario \`${real.scenario}\` (\`${real.file}\`, target \`${real.target}\`): ${real.entries} loader entries mounted through the real `
+      + `\`cordis:include\`; every variant reaches the same ${real.projectionChars}-character projection. CPU time per run, medians over interleaved rounds.`,
+    '',
+    ...table(['variant', 'what', 'CPU ms/run', '× real loader'], real.variants.map(variant => [
+      variant.name, variant.what, fixed(variant.msPerRun, 2), `${fixed(variant.ratio, 2)}×`,
+    ])),
+    '',
+    `Throughput over the scenario's own plan (${throughput.interleavings} interleavings each way, alternating in blocks of ten): `
+      + `**${fixed(throughput.perCpuSecond, 1)} interleavings per CPU second**, ${fixed(throughput.perCpuSecondBefore, 1)} before the change `
+      + `(${fixed(throughput.perCpuSecond / throughput.perCpuSecondBefore, 3)}×).`,
+    '',
+    ...table(['phase', 'what', 'CPU ms', 'before the change'], [
+      ...throughput.phases.map(phase => [phase.phase, phase.what, fixed(phase.ms, 2), fixed(phase.msBefore, 2)]),
+      ['total', '', fixed(throughput.phases.reduce((sum, phase) => sum + phase.ms, 0), 2), fixed(throughput.phases.reduce((sum, phase) => sum + phase.msBefore, 0), 2)],
+    ]),
+    '',
+    'Where the CPU time goes (V8 sampling profiles of the same interleavings, with and without the change; samples in Node\'s own JavaScript charged to their caller):',
+    '',
+    ...ownerTable(throughput.owners),
+    '',
+    `The largest part that is loadrace's own, without the change: ${throughput.largestOwnBefore}; with it: ${throughput.largestOwn}. The change: ${throughput.change}.`,
+  ]
+}
+
+function scaleOutLines(scale: ScaleOutFigures): string[] {
+  return [
+    ...table(['configuration', 'processes', 'interleavings', 'seconds', 'interleavings/s', 'cores used', 'CPU ms/interleaving'], scale.runs.map(run => [
+      run.configuration, String(run.processes), String(run.interleavings), fixed(run.seconds, 2), fixed(run.perSecond, 1), fixed(run.coresUsed, 2),
+      fixed(run.cpuMsPerInterleaving, 2),
+    ])),
+    '',
+    `\`--workers 2\` / the two-stream ceiling: **${fixed(scale.efficiency, 3)}**; \`--workers 2\` / one stream: ${fixed(scale.scaling, 2)}×; `
+      + `two streams / one stream (the ceiling's own scaling): ${fixed(scale.ceilingScaling, 2)}×.`,
+  ]
+}
+
+function memoryLine(memory: MemoryFigures): string {
+  const heap = memory.checkpoints.map(point => fixed(point.heapUsedMb, 1)).join(' → ')
+  return `\`${memory.scenario}\`, ${memory.strategy}, ${memory.interleavings} interleavings in ${fixed(memory.seconds, 0)} s, one process: `
+    + `RSS ${fixed(memory.rssBeforeMb, 1)} MB → ${fixed(memory.rssAfterMb, 1)} MB after forced GC, growth **${fixed(memory.growthMb, 1)} MB**; `
+    + `live heap growth ${fixed(memory.heapUsedGrowthMb, 1)} MB (the sweep's report still alive); live heap every tenth of the sweep: ${heap} MB.`
 }
 
 function scaleLines(figures: BenchFigures): string[] {
@@ -86,26 +151,25 @@ function scaleLines(figures: BenchFigures): string[] {
   if (scale === null) lines.push('Scale-out: not run.')
   else {
     lines.push(
-      `Exhaustive sweep of \`${scale.scenario}\`, wall clock, best of the repeats.`,
+      'Each stream is a process sweeping the same seeded random plan with the runner `loadrace sweep --workers N` uses; two streams are two '
+        + '`--workers 1` processes at once, their throughputs over the window both ran added (the two-stream ceiling). Wall clock, best of '
+        + `${scale.synthetic.repeats} repeats each.`,
       '',
-      ...table(['workers', 'runner', 'interleavings', 'seconds', 'interleavings/s', 'cores used'], scale.runs.map(run => [
-        String(run.workers), run.runner, String(run.interleavings), fixed(run.seconds, 2), fixed(run.perSecond, 0), fixed(run.coresUsed, 2),
-      ])),
+      `Synthetic \`${scale.synthetic.scenario}\`:`,
       '',
-      `\`--workers 2\` / \`--workers 1\`: **${fixed(scale.scaling, 2)}×**; pool of 2 / pool of 1: ${fixed(scale.poolScaling, 2)}×. `
-        + `The machine itself gave two threads of pure arithmetic ${fixed(scale.machineScaling, 2)}× one thread at that time.`,
+      ...scaleOutLines(scale.synthetic),
+      '',
+      `Real application \`${scale.real.scenario}\`:`,
+      '',
+      ...scaleOutLines(scale.real),
+      '',
+      `The machine itself gave two threads of pure arithmetic ${fixed(scale.machineScaling, 2)}× one thread at that time.`,
     )
   }
   const memory = figures.memory
   lines.push('')
   if (memory === null) lines.push('Memory: not run.')
-  else {
-    lines.push(
-      `Memory: an exhaustive sweep of \`${memory.scenario}\` (${memory.interleavings} interleavings, ${fixed(memory.seconds, 0)} s) in one process: `
-        + `RSS ${fixed(memory.rssBeforeMb, 1)} MB → ${fixed(memory.rssAfterMb, 1)} MB after forced GC, growth **${fixed(memory.growthMb, 1)} MB** `
-        + `(heap used ${fixed(memory.heapUsedGrowthMb, 1)} MB), the sweep's report still alive.`,
-    )
-  }
+  else lines.push('Memory:', '', `- ${memoryLine(memory.synthetic)}`, `- ${memoryLine(memory.real)}`)
   return lines
 }
 
@@ -135,8 +199,15 @@ function coverageLines(figures: BenchFigures): string[] {
   return [
     'Size of the `cover` set (largest over five seeds) for n single-batch plugins.',
     '',
-    ...table(['n', 't = 2', 't = 3', 'n!'], figures.coverage.map(row => [
+    ...table(['n', 't = 2', 't = 3', 'n!'], figures.coverage.sizes.map(row => [
       String(row.plugins), String(row.t2), String(row.t3), row.factorial,
+    ])),
+    '',
+    'Over the space a scenario shows when run (one run in declaration order; its timers join their plugins\' chains): the cover(3) rows '
+      + '(largest over five seeds) and the interleavings `--strategy cover` plans there, next to n! of its operations and the size of the space.',
+    '',
+    ...table(['scenario', 'declared', 'discovered', 'chains', 't = 3 rows', 'planned', 'n!', 'space'], figures.coverage.discovered.map(row => [
+      `\`${row.scenario}\``, String(row.declared), String(row.operations), String(row.chains), String(row.t3), String(row.planned), row.factorial, row.size,
     ])),
   ]
 }
@@ -166,6 +237,10 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '',
     ...targetLines(targetsOf(figures)),
     '',
+    'Reported without a target:',
+    '',
+    ...reportedLines(reportedOf(figures)),
+    '',
     '## Bug-finding power',
     '',
     ...powerLines(figures),
@@ -177,6 +252,10 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '## Interleaving cost',
     '',
     ...interleavingLines(figures),
+    '',
+    '## The real application',
+    '',
+    ...realLines(figures),
     '',
     '## Scale-out and memory',
     '',

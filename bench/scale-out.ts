@@ -1,10 +1,146 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { loadScenario } from '../harness/scenario/load.ts'
-import { explore } from '../harness/sweep/explore.ts'
-import { inProcessRunner, type Runner } from '../harness/sweep/runner.ts'
-import { workerPool } from '../harness/sweep/worker-pool.ts'
-import { cpuNow } from './clock.ts'
-import type { ScaleOutFigures, SweepRun } from './figures.ts'
+import type { ScaleOutFigures, StreamRun } from './figures.ts'
+
+/**
+ * `--workers 2` against what the machine gives two streams of the same work.
+ * Every stream is a process of its own (`stream-child.ts`) sweeping the same
+ * plan with the runner `loadrace sweep --workers N` uses: one stream alone
+ * (`--workers 1`); two such processes at once, their throughputs added (the
+ * two-stream ceiling: two independent sweeps share the cores, the memory
+ * bandwidth and V8's background threads exactly as two workers must); and
+ * one `--workers 2` process. Wall clock, each configuration the best of its
+ * repeats (on a shared machine the best run is the least disturbed one).
+ */
+
+const CHILD = fileURLToPath(new URL('./stream-child.ts', import.meta.url))
+
+/** What a stream process answers to `go`. */
+export interface StreamReply {
+  seconds: number
+  /** CPU seconds of the whole process (all its threads) meanwhile. */
+  cpuSeconds: number
+  /** When each interleaving completed, in ms after `go`. */
+  completions: number[]
+}
+
+/** A stream process, ready for `go`. */
+interface Stream {
+  go(): Promise<StreamReply>
+  end(): Promise<void>
+}
+
+function startStream(file: string, workers: number, interleavings: number): Promise<Stream> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(workers), String(interleavings)])
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+  const exited = new Promise<number | null>(resolve => child.on('close', resolve))
+  const nextLine = async (): Promise<string> => {
+    const line = await lines.next()
+    if (line.done) throw new Error(`a scale-out stream of ${file} exited with ${await exited}: ${stderr.trim()}`)
+    return line.value
+  }
+  return nextLine().then((first) => {
+    if (first !== 'ready') {
+      child.kill()
+      throw new Error(`a scale-out stream of ${file} said ${JSON.stringify(first)} instead of ready`)
+    }
+    return {
+      go: async () => {
+        child.stdin.write('go\n')
+        return JSON.parse(await nextLine()) as StreamReply
+      },
+      end: async () => {
+        child.stdin.end('end\n')
+        await exited
+      },
+    }
+  })
+}
+
+/** One stream's run as a row. */
+function alone(configuration: StreamRun['configuration'], reply: StreamReply): StreamRun {
+  const interleavings = reply.completions.length
+  return {
+    configuration,
+    processes: 1,
+    interleavings,
+    seconds: reply.seconds,
+    perSecond: interleavings / reply.seconds,
+    coresUsed: reply.cpuSeconds / reply.seconds,
+    cpuMsPerInterleaving: (reply.cpuSeconds * 1000) / interleavings,
+  }
+}
+
+/** Two streams at once: both throughputs over the window in which both ran, added. */
+export function together(replies: readonly StreamReply[]): StreamRun {
+  const window = Math.min(...replies.map(reply => reply.seconds))
+  const interleavings = replies.reduce((sum, reply) => sum + reply.completions.filter(at => at <= window * 1000).length, 0)
+  const cpuSeconds = replies.reduce((sum, reply) => sum + reply.cpuSeconds, 0)
+  return {
+    configuration: 'two streams',
+    processes: replies.length,
+    interleavings,
+    seconds: window,
+    perSecond: interleavings / window,
+    coresUsed: cpuSeconds / Math.max(...replies.map(reply => reply.seconds)),
+    cpuMsPerInterleaving: (cpuSeconds * 1000) / replies.reduce((sum, reply) => sum + reply.completions.length, 0),
+  }
+}
+
+/** The best (fastest) run of each configuration, in `order`. */
+function bestOf(runs: readonly StreamRun[], order: readonly StreamRun['configuration'][]): StreamRun[] {
+  return order.map(configuration => runs.filter(run => run.configuration === configuration).reduce((best, run) => (run.perSecond > best.perSecond ? run : best)))
+}
+
+const CONFIGURATIONS = ['one stream', 'two streams', '--workers 2'] as const
+
+/**
+ * Measures `file`'s scale-out: `interleavings` per stream and run,
+ * `repeats` rounds of the three configurations (rotating which goes first).
+ */
+export async function measureScaleOut(file: string, options: { interleavings: number, repeats: number, onRun?: (run: StreamRun) => void }): Promise<ScaleOutFigures> {
+  const started = await Promise.allSettled([
+    startStream(file, 1, options.interleavings),
+    startStream(file, 1, options.interleavings),
+    startStream(file, 2, options.interleavings),
+  ])
+  const streams = started.flatMap(result => (result.status === 'fulfilled' ? [result.value] : []))
+  try {
+    const failed = started.find(result => result.status === 'rejected')
+    if (failed) throw (failed as PromiseRejectedResult).reason
+    const [first, second, pool] = streams as [Stream, Stream, Stream]
+    const measure: Record<StreamRun['configuration'], () => Promise<StreamRun>> = {
+      'one stream': async () => alone('one stream', await first.go()),
+      'two streams': async () => together(await Promise.all([first.go(), second.go()])),
+      '--workers 2': async () => alone('--workers 2', await pool.go()),
+    }
+    const runs: StreamRun[] = []
+    for (let repeat = 0; repeat < options.repeats; repeat++) {
+      for (let k = 0; k < CONFIGURATIONS.length; k++) {
+        const run = await measure[CONFIGURATIONS[(k + repeat) % CONFIGURATIONS.length]!]()
+        options.onRun?.(run)
+        runs.push(run)
+      }
+    }
+    const best = bestOf(runs, CONFIGURATIONS)
+    const [one, two, workers2] = best as [StreamRun, StreamRun, StreamRun]
+    return {
+      scenario: (await loadScenario(file)).name,
+      runs: best,
+      repeats: options.repeats,
+      scaling: workers2.perSecond / one.perSecond,
+      ceilingScaling: two.perSecond / one.perSecond,
+      efficiency: workers2.perSecond / two.perSecond,
+    }
+  } finally {
+    await Promise.all(streams.map(stream => stream.end()))
+  }
+}
 
 /** A thread that spins on arithmetic for `workerData` ms and posts how many rounds it did. */
 const SPIN = `
@@ -28,63 +164,11 @@ function spin(ms: number): Promise<number> {
 
 /**
  * What the machine itself gives two threads right now: pure arithmetic on two
- * threads over the same on one (2.0 on two free cores). On a shared machine
- * this is the ceiling any two-worker sweep can reach.
+ * threads over the same on one (2.0 on two free cores) — no allocation, no
+ * garbage collection, unlike a sweep.
  */
 export async function machineScaling(ms = 1500): Promise<number> {
   const one = await spin(ms)
   const two = await Promise.all([spin(ms), spin(ms)])
   return (two[0] + two[1]) / one
-}
-
-/** One timed exhaustive sweep of the first `interleavings` schedules of `file` on `runner`. */
-async function timedSweep(file: string, runner: Runner, interleavings: number): Promise<{ seconds: number, explored: number, coresUsed: number }> {
-  const scenario = await loadScenario(file)
-  const started = performance.now()
-  const cpuStarted = cpuNow()
-  const exploration = await explore(scenario, runner, { strategy: 'exhaustive', budget: interleavings, seed: '0' })
-  const wall = performance.now() - started
-  return { seconds: wall / 1000, explored: exploration.explored, coresUsed: (cpuNow() - cpuStarted) / wall }
-}
-
-/** The runner `loadrace sweep --workers <n>` uses (in process for one worker), or a pool of `n` threads. */
-function runnerOf(workers: number, kind: SweepRun['runner']): Runner {
-  return kind === 'in-process' ? inProcessRunner() : workerPool({ size: workers })
-}
-
-/**
- * The same exhaustive sweep (its first `interleavings` schedules) with one
- * and with two workers, wall clock. Each configuration runs `repeats` times,
- * interleaved with the others, after one untimed warm-up; its best run counts
- * (on a shared machine the best run is the one least disturbed).
- */
-export async function measureScaleOut(file: string, options: { interleavings: number, repeats: number, onRun?: (run: SweepRun) => void }): Promise<ScaleOutFigures> {
-  const configurations: { workers: number, runner: SweepRun['runner'] }[] = [
-    { workers: 1, runner: 'in-process' },
-    { workers: 1, runner: 'worker-pool' },
-    { workers: 2, runner: 'worker-pool' },
-  ]
-  const runners = configurations.map(({ workers, runner }) => runnerOf(workers, runner))
-  const best = configurations.map((): SweepRun | undefined => undefined)
-  try {
-    for (const runner of runners) await timedSweep(file, runner, Math.min(options.interleavings, 200))
-    for (let repeat = 0; repeat < options.repeats; repeat++) {
-      for (const [index, configuration] of configurations.entries()) {
-        const { seconds, explored, coresUsed } = await timedSweep(file, runners[index]!, options.interleavings)
-        const run: SweepRun = { ...configuration, interleavings: explored, seconds, perSecond: explored / seconds, coresUsed }
-        options.onRun?.(run)
-        if (best[index] === undefined || run.perSecond > best[index]!.perSecond) best[index] = run
-      }
-    }
-  } finally {
-    await Promise.all(runners.map(runner => runner.close()))
-  }
-  const [inProcess, pool1, pool2] = best as SweepRun[]
-  return {
-    scenario: (await loadScenario(file)).name,
-    runs: best as SweepRun[],
-    scaling: pool2!.perSecond / inProcess!.perSecond,
-    poolScaling: pool2!.perSecond / pool1!.perSecond,
-    machineScaling: await machineScaling(),
-  }
 }

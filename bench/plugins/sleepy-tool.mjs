@@ -1,5 +1,6 @@
-// A tool plugin that awaits a timer of `config.ms` in apply before registering `aaa_slow`:
-// the bench sweeps it next to a synthetic plugin to show the verdict does not depend on the delay or the run.
+// A tool plugin that awaits a timer of `config.ms` in apply before registering its tool (`config.name`, default
+// `aaa_slow`): the bench sweeps it next to a synthetic plugin to show the verdict does not depend on the delay or the
+// run, and sizes the cover plan of a space its timers grow.
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export default {
@@ -7,6 +8,7 @@ export default {
   inject: ['tools'],
   async apply(ctx, config) {
     await sleep(config.ms)
-    ctx.tools.register({ name: 'aaa_slow', description: 'aaa_slow tool', parameters: { type: 'object', properties: {} }, execute: () => 'ok' })
+    const name = config.name ?? 'aaa_slow'
+    ctx.tools.register({ name, description: `${name} tool`, parameters: { type: 'object', properties: {} }, execute: () => 'ok' })
   },
 }

@@ -93,13 +93,59 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
 }
 
 /**
- * The projection of one interleaving and its bytes, from one serialisation of
- * what it observed. The projection is parsed back from the bytes, so it is
- * JSON-safe and shares nothing with the live system.
+ * How {@link projectWithBytes} serialises. `parts` (the default): each part
+ * of the projection is serialised on its own, hashed as it comes and parsed
+ * back on its own; the whole text is their concatenation, left for V8 to
+ * flatten only if someone reads it (a sweep reads it only for an output it has
+ * not seen). `whole`: one `JSON.stringify` of the whole projection, parsed
+ * back whole and hashed whole — the same bytes and hash, at the cost of
+ * flattening one long string per interleaving (V8 builds `JSON.stringify`'s
+ * result as a rope; for text with any character beyond Latin-1, such as the
+ * dashes in real tool descriptions, flattening a projection of ~80 000
+ * characters costs more than serialising it). `npm run bench` switches to
+ * `whole` to measure what `parts` saves.
  */
-export function projectWithBytes(input: ProjectionInput): { projection: Projection, json: string } {
-  const json = JSON.stringify(projectionView(input))
-  return { projection: JSON.parse(json) as Projection, json }
+export const serialisation: { mode: 'parts' | 'whole' } = { mode: 'parts' }
+
+/** The projection, its bytes and their hash. */
+export interface ProjectedBytes {
+  /** Parsed back from the bytes: JSON-safe, sharing nothing with the live system. */
+  projection: Projection
+  json: string
+  /** {@link hashOf} `json`. */
+  hash: string
+}
+
+function wholeProjection(view: Record<keyof Projection, unknown>): ProjectedBytes {
+  const json = JSON.stringify(view)
+  return { projection: JSON.parse(json) as Projection, json, hash: hashOf(json) }
+}
+
+/** The same bytes as {@link wholeProjection}, serialised and hashed part by part (a part `JSON.stringify` drops is dropped here too). */
+function projectionByParts(view: Record<keyof Projection, unknown>): ProjectedBytes {
+  const hash = createHash('sha256')
+  const projection: Record<string, unknown> = {}
+  let json = ''
+  for (const [key, value] of Object.entries(view)) {
+    const bytes = JSON.stringify(value) as string | undefined
+    if (bytes === undefined) continue
+    const part = `${json === '' ? '{' : ','}${JSON.stringify(key)}:${bytes}`
+    hash.update(part)
+    projection[key] = JSON.parse(bytes)
+    json += part
+  }
+  hash.update('}')
+  return { projection: projection as unknown as Projection, json: `${json}}`, hash: hash.digest('hex') }
+}
+
+/**
+ * The projection of one interleaving, its bytes and their hash, from one
+ * serialisation of what it observed. The projection is parsed back from the
+ * bytes, so it is JSON-safe and shares nothing with the live system.
+ */
+export function projectWithBytes(input: ProjectionInput): ProjectedBytes {
+  const view = projectionView(input)
+  return serialisation.mode === 'whole' ? wholeProjection(view) : projectionByParts(view)
 }
 
 /** Builds the projection of one interleaving from what it observed. */

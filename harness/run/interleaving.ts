@@ -1,16 +1,16 @@
 import { Context, Logger, type Message } from '@deepseek-ai/cordis'
 import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
-import { createDeterministicEnvironment } from '../../src/runtime/environment.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import type { Mounted, Observation, Target } from '../targets/types.ts'
+import { mountOptionsOf } from '../targets/mount-options.ts'
 import { OperationPool } from '../loader/operations.ts'
 import { ScheduledLoader, scheduleImports } from '../loader/trees.ts'
 import { driveSchedule, type ScheduleDriver } from '../loader/drive.ts'
 import { quiesce } from '../loader/quiescence.ts'
 import { runInSut } from '../loader/sut-context.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
-import { hashOf, projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
+import { projectWithBytes, type Projection, type StuckInfo } from '../oracle/projection.ts'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
 import { rootMount, settlementOf } from './modules.ts'
 import { inactiveEntries } from './inactive.ts'
@@ -20,6 +20,9 @@ import { ioInFlight, resourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { settleOrStuck } from './settle.ts'
 import { disposeAll } from './teardown.ts'
+
+/** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
+export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
 
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
@@ -67,6 +70,8 @@ export async function runInterleaving(
     timeoutMs?: number
     /** Who chooses the release order; default `driveSchedule` (the given schedule). Benchmarks plug in a peer scheduler here. */
     drive?: ScheduleDriver
+    /** Called as each phase ends (a run that stops early skips the phases it did not reach). Benchmarks time the phases with it. */
+    onPhase?: (phase: InterleavingPhase) => void
   } = {},
 ): Promise<InterleavingResult> {
   const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
@@ -89,15 +94,7 @@ export async function runInterleaving(
     /** Calls into the system under test, in its scope: what it sets up is held and attributed. */
     const sut = <T>(fn: () => T): T => runInSut(pool, ROOT_CHAIN, fn)
 
-    const mounted: Mounted = sut(() => target.mount(root, {
-      app: scenario.app,
-      config: scenario.config,
-      variant: scenario.variant,
-      invariant: scenario.invariant,
-      services: scenario.services,
-      base: scenario.base,
-      environment: createDeterministicEnvironment(),
-    }))
+    const mounted: Mounted = sut(() => target.mount(root, mountOptionsOf(scenario)))
     const contributions = watchContributions(root)
     const host: PluginHost = {
       mounted,
@@ -135,14 +132,17 @@ export async function runInterleaving(
       ])],
     })
     const finish = (observation: Observation | undefined, stuckInfo: StuckInfo | null) => {
-      const { projection, json } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
-      return { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash: hashOf(json), contributions: contributions.read() }
+      const { projection, json, hash } = projectWithBytes({ observation, loadErrors, stuck: stuckInfo, inactive: stuckInfo ? [] : inactiveEntries(root) })
+      const result = { schedule: [...pool.released()], enabledAt: [...pool.enabledAt()], projection, json, hash, contributions: contributions.read() }
+      options.onPhase?.('projection')
+      return result
     }
 
     sut(() => root.plugin(ScheduledLoader))
     await settle()
     const loader = root.get('loader') as Loader | undefined
     if (!loader) throw new Error('scheduled loader did not start')
+    options.onPhase?.('setup')
     const mount = await rootMount(scenario, mounted.entries)
     void sut(() => loader.root.update(mount.entries))
 
@@ -161,8 +161,10 @@ export async function runInterleaving(
       loadErrors.push(problem)
       return finish(undefined, null)
     }
+    options.onPhase?.('boot')
     pool.phase = 'turns'
     const turns = await settleOrStuck(sut(() => mounted.runTurns(scenario.turns)), wait)
+    options.onPhase?.('turns')
     if (turns.kind === 'stuck') return finish(undefined, stuck(turns.reason, 'turns'))
     if (turns.kind === 'rejected') throw turns.error
     return finish(turns.value, null)
@@ -173,5 +175,6 @@ export async function runInterleaving(
     sandbox.dispose()
     disposeAll(root)
     Error.stackTraceLimit = stackTraceLimit
+    options.onPhase?.('teardown')
   }
 }

@@ -1,8 +1,38 @@
 import { describe, expect, it } from 'vitest'
-import type { BenchFigures } from '../../bench/figures.ts'
-import { TARGET_IDS } from '../../bench/figures.ts'
+import type { BenchFigures, MemoryFigures, ScaleOutFigures } from '../../bench/figures.ts'
+import { REPORTED_IDS, TARGET_IDS } from '../../bench/figures.ts'
 import { renderBenchJson, renderBenchMarkdown } from '../../bench/report.ts'
 import { tableCells } from '../harness/markdown-check.ts'
+
+function scaleOut(scenario: string, perSecond: [number, number, number]): ScaleOutFigures {
+  const [one, two, workers2] = perSecond
+  return {
+    scenario,
+    runs: [
+      { configuration: 'one stream', processes: 1, interleavings: 100, seconds: 100 / one, perSecond: one, coresUsed: 1.2, cpuMsPerInterleaving: 12 },
+      { configuration: 'two streams', processes: 2, interleavings: 180, seconds: 180 / two, perSecond: two, coresUsed: 1.9, cpuMsPerInterleaving: 10.5 },
+      { configuration: '--workers 2', processes: 1, interleavings: 100, seconds: 100 / workers2, perSecond: workers2, coresUsed: 1.9, cpuMsPerInterleaving: 11.25 },
+    ],
+    repeats: 3,
+    scaling: workers2 / one,
+    ceilingScaling: two / one,
+    efficiency: workers2 / two,
+  }
+}
+
+function memory(scenario: string, growthMb: number, heapUsedGrowthMb: number): MemoryFigures {
+  return {
+    scenario,
+    strategy: 'auto',
+    interleavings: 1_000,
+    rssBeforeMb: 100,
+    rssAfterMb: 100 + growthMb,
+    growthMb,
+    heapUsedGrowthMb,
+    checkpoints: [{ interleavings: 0, heapUsedMb: 22.5, rssMb: 150 }, { interleavings: 1_000, heapUsedMb: 22.5 + heapUsedGrowthMb, rssMb: 150 + growthMb }],
+    seconds: 40,
+  }
+}
 
 /** A tiny synthetic run: every section present, with figures chosen to meet some targets and miss others. */
 function figures(): BenchFigures {
@@ -20,23 +50,52 @@ function figures(): BenchFigures {
       plugins: 8,
       variants: [
         { name: 'floor', what: 'plain boot', msPerRun: 2, ratio: 1 },
-        { name: 'harness', what: 'one interleaving', msPerRun: 2.5, ratio: 1.25 },
+        { name: 'real loader', what: 'loader boot', msPerRun: 4, ratio: 2 },
+        { name: 'real loader, one by one', what: 'loader boot, one at a time', msPerRun: 4.4, ratio: 2.2 },
+        { name: 'harness', what: 'one interleaving', msPerRun: 5.6, ratio: 2.8 },
       ],
-      ratio: 1.25,
-      perSecond: 300,
-      perCpuSecond: 400,
-    },
-    scaleOut: {
-      scenario: 'eight-tools',
-      runs: [
-        { workers: 1, runner: 'in-process', interleavings: 100, seconds: 1, perSecond: 100, coresUsed: 1 },
-        { workers: 2, runner: 'worker-pool', interleavings: 100, seconds: 0.8, perSecond: 125, coresUsed: 1.6 },
+      ratio: 2.8,
+      loaderRatio: 1.4,
+      owners: [
+        { owner: 'cordis (contexts, fibers, services, events)', loadrace: false, share: 0.55, msPerRun: 3.08 },
+        { owner: 'loadrace: projection and hash', loadrace: true, share: 0.025, msPerRun: 0.14 },
       ],
-      scaling: 1.25,
-      poolScaling: 1.3,
-      machineScaling: 1.5,
+      perSecond: 150,
+      perCpuSecond: 178,
     },
-    memory: { scenario: 'eight-tools', interleavings: 40_320, rssBeforeMb: 100, rssAfterMb: 130, growthMb: 30, heapUsedGrowthMb: 20, seconds: 200 },
+    real: {
+      scenario: 'acp-agent-tools',
+      file: 'apps/acp-agent/tools.yml',
+      target: 'dsh',
+      entries: 29,
+      projectionChars: 77_099,
+      variants: [
+        { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 22, ratio: 1 },
+        { name: 'real loader, one by one', what: 'one at a time', msPerRun: 24.2, ratio: 1.1 },
+        { name: 'harness', what: 'one scheduled interleaving', msPerRun: 26.4, ratio: 1.2 },
+        { name: 'harness, before the change', what: 'whole-string projection', msPerRun: 28.6, ratio: 1.3 },
+      ],
+      overhead: 1.2,
+      throughput: {
+        interleavings: 100,
+        perCpuSecond: 40,
+        perCpuSecondBefore: 36,
+        phases: [
+          { phase: 'boot', what: 'releases', ms: 14, msBefore: 14.2 },
+          { phase: 'projection', what: 'bytes and hash', ms: 0.75, msBefore: 1.9 },
+        ],
+        owners: [
+          { owner: 'cordis (contexts, fibers, services, events)', loadrace: false, share: 0.45, msPerRun: 11.25, msPerRunBefore: 11.4 },
+          { owner: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)', loadrace: true, share: 0.07, msPerRun: 1.75, msPerRunBefore: 1.8 },
+          { owner: 'loadrace: projection and hash', loadrace: true, share: 0.03, msPerRun: 0.75, msPerRunBefore: 2.1 },
+        ],
+        largestOwnBefore: 'loadrace: projection and hash',
+        largestOwn: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)',
+        change: 'the projection is serialised part by part',
+      },
+    },
+    scaleOut: { synthetic: scaleOut('eight-tools', [100, 180, 150]), real: scaleOut('acp-agent-tools', [40, 76, 74]), machineScaling: 1.8 },
+    memory: { synthetic: memory('eight-tools', 60, 2), real: memory('acp-agent-tools', 30, 1.5) },
     power: {
       budget: 100,
       seeds: 4,
@@ -50,10 +109,16 @@ function figures(): BenchFigures {
       ],
       seconds: 60,
     },
-    coverage: [
-      { plugins: 10, t2: 2, t3: 14, factorial: '3628800' },
-      { plugins: 16, t2: 2, t3: 30, factorial: '20922789888000' },
-    ],
+    coverage: {
+      sizes: [
+        { plugins: 10, t2: 2, t3: 14, factorial: '3628800' },
+        { plugins: 16, t2: 2, t3: 30, factorial: '20922789888000' },
+      ],
+      discovered: [
+        { scenario: 'acp-agent-tools', declared: 29, operations: 29, chains: 29, t3: 23, planned: 23, factorial: '8841761993739701954543616000000', size: '8841761993739701954543616000000' },
+        { scenario: 'timers-ten', declared: 10, operations: 15, chains: 10, t3: 18, planned: 18, factorial: '1307674368000', size: '40864824000' },
+      ],
+    },
     timers: {
       rows: [
         { ms: 0, runs: 10, distinctResults: 1, verdicts: ['divergent'] },
@@ -69,6 +134,7 @@ describe('reports/bench.json', () => {
     const report = JSON.parse(renderBenchJson(figures())) as Record<string, unknown> & { targets: Record<string, unknown>[] }
     expect(report.machine).toEqual(figures().machine)
     expect(report.power).toEqual(figures().power)
+    expect(report.real).toEqual(figures().real)
     expect(report.targets.map(target => target.id)).toEqual([...TARGET_IDS])
     for (const target of report.targets) {
       expect(Object.keys(target).sort()).toEqual(['id', 'measured', 'met', 'target', 'unit'])
@@ -77,14 +143,31 @@ describe('reports/bench.json', () => {
     }
   })
 
+  it('lists the real-application and ceiling targets the issue names, and the figures reported without a target', () => {
+    const report = JSON.parse(renderBenchJson(figures())) as { targets: { id: string }[], reported: Record<string, unknown>[] }
+    for (const id of ['interleaving-overhead-loader', 'workers-efficiency', 'real-interleaving-overhead', 'real-memory-growth', 'real-workers-efficiency']) {
+      expect(report.targets.map(target => target.id)).toContain(id)
+    }
+    // The plain-boot overhead and the plain scaling are reported, not judged.
+    expect(report.targets.map(target => target.id)).not.toContain('interleaving-overhead')
+    expect(report.targets.map(target => target.id)).not.toContain('workers-scaling')
+    expect(report.reported.map(figure => figure.id)).toEqual([...REPORTED_IDS])
+    for (const figure of report.reported) expect(Object.keys(figure).sort()).toEqual(['id', 'measured', 'unit'])
+  })
+
   it('judges each target from the figures (worst size, lower of two bugs, bounds both ways)', () => {
     const targets = Object.fromEntries((JSON.parse(renderBenchJson(figures())) as { targets: { id: string, measured: number | null, target: number, met: boolean }[] })
       .targets.map(target => [target.id, target]))
     expect(targets['assembly-ratio']).toMatchObject({ measured: 1.4, target: 1.5, met: true })
     expect(targets['assembly-ratio-toolorder']).toMatchObject({ measured: 2, met: false })
-    expect(targets['interleaving-overhead']).toMatchObject({ measured: 1.25, target: 1.3, met: true })
-    expect(targets['workers-scaling']).toMatchObject({ measured: 1.25, target: 1.7, met: false })
-    expect(targets['sweep-memory-growth']).toMatchObject({ measured: 30, target: 50, met: true })
+    expect(targets['interleaving-overhead-loader']).toMatchObject({ measured: 1.4, target: 1.3, met: false })
+    expect(targets['real-interleaving-overhead']).toMatchObject({ measured: 1.2, target: 1.3, met: true })
+    expect(targets['workers-efficiency']?.measured).toBeCloseTo(150 / 180)
+    expect(targets['workers-efficiency']).toMatchObject({ target: 0.95, met: false })
+    expect(targets['real-workers-efficiency']?.measured).toBeCloseTo(74 / 76)
+    expect(targets['real-workers-efficiency']).toMatchObject({ target: 0.95, met: true })
+    expect(targets['sweep-memory-growth']).toMatchObject({ measured: 60, target: 50, met: false })
+    expect(targets['real-memory-growth']).toMatchObject({ measured: 30, target: 100, met: true })
     expect(targets['cover-t3-n10']).toMatchObject({ measured: 14, target: 16, met: true })
     expect(targets['cover-t3-n16']).toMatchObject({ measured: 30, target: 24, met: false })
     expect(targets['cover-detects-depth2']).toMatchObject({ measured: 100, target: 100, met: true })
@@ -93,10 +176,26 @@ describe('reports/bench.json', () => {
     expect(targets['timer-verdicts-stable']).toMatchObject({ measured: 50, target: 100, met: false })
   })
 
+  it('reads the reported figures from their sections', () => {
+    const reported = Object.fromEntries((JSON.parse(renderBenchJson(figures())) as { reported: { id: string, measured: number | null }[] })
+      .reported.map(figure => [figure.id, figure.measured]))
+    expect(reported['interleaving-overhead']).toBe(2.8)
+    expect(reported['workers-scaling']).toBeCloseTo(1.5)
+    expect(reported['real-throughput']).toBe(40)
+    expect(reported['real-heap-growth']).toBe(1.5)
+    expect(reported['cover-t3-real']).toBe(23)
+  })
+
   it('reports a section that did not run as measured null and not met', () => {
-    const report = JSON.parse(renderBenchJson({ ...figures(), scaleOut: null, power: null })) as { targets: { id: string, measured: unknown, met: boolean }[] }
-    for (const id of ['workers-scaling', 'cover-detects-depth2', 'cover-detects-depth3', 'auto-detects-both']) {
+    const report = JSON.parse(renderBenchJson({ ...figures(), scaleOut: null, power: null, real: null, memory: null })) as {
+      targets: { id: string, measured: unknown, met: boolean }[]
+      reported: { id: string, measured: unknown }[]
+    }
+    for (const id of ['workers-efficiency', 'real-workers-efficiency', 'real-interleaving-overhead', 'real-memory-growth', 'cover-detects-depth2', 'auto-detects-both']) {
       expect(report.targets.find(target => target.id === id)).toMatchObject({ measured: null, met: false })
+    }
+    for (const id of ['workers-scaling', 'real-throughput', 'real-heap-growth']) {
+      expect(report.reported.find(figure => figure.id === id)).toMatchObject({ measured: null })
     }
   })
 })
@@ -111,7 +210,32 @@ describe('reports/bench.md', () => {
       expect(row, id).toBeDefined()
     }
     expect(rows.find(cells => cells[0] === '`cover-t3-n16`')).toEqual(['`cover-t3-n16`', '30.00', '≤ 24', 'interleavings', '**no**'])
-    expect(rows.find(cells => cells[0] === '`workers-scaling`')?.slice(1, 3)).toEqual(['1.25', '≥ 1.7'])
+    expect(rows.find(cells => cells[0] === '`real-workers-efficiency`')?.slice(1, 3)).toEqual(['0.97', '≥ 0.95'])
+    expect(rows.find(cells => cells[0] === '`interleaving-overhead-loader`')?.slice(1)).toEqual(['1.40', '≤ 1.3', '× the real loader (imports at once)', '**no**'])
+  })
+
+  it('puts every reported figure in a table of its own, without a bound', () => {
+    for (const id of REPORTED_IDS) expect(rows.find(cells => cells[0] === `\`${id}\``)?.length, id).toBe(3)
+    expect(rows.find(cells => cells[0] === '`real-throughput`')).toEqual(['`real-throughput`', '40.00', 'interleavings per CPU second (real application)'])
+  })
+
+  it('renders the real application against the real loader, its phases and owners before and after the change', () => {
+    expect(rows).toContainEqual(['harness', 'one scheduled interleaving', '26.40', '1.20×'])
+    expect(rows).toContainEqual(['projection', 'bytes and hash', '0.75', '1.90'])
+    expect(rows).toContainEqual(['total', '', '14.75', '16.10'])
+    expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '3.0 %', '0.75', '2.10'])
+    // The synthetic interleaving's owners: one profile, no before column.
+    expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '2.5 %', '0.14'])
+    expect(markdown).toContain('**40.0 interleavings per CPU second**, 36.0 before the change (1.111×)')
+    expect(markdown).toContain('without the change: loadrace: projection and hash; with it: loadrace: scheduler')
+  })
+
+  it('renders both scale-outs against their ceilings, and both memory sweeps with their live heap', () => {
+    expect(rows).toContainEqual(['two streams', '2', '180', '1.00', '180.0', '1.90', '10.50'])
+    expect(markdown).toContain('`--workers 2` / the two-stream ceiling: **0.833**; `--workers 2` / one stream: 1.50×; two streams / one stream (the ceiling\'s own scaling): 1.80×.')
+    expect(markdown).toContain('`--workers 2` / the two-stream ceiling: **0.974**')
+    expect(markdown).toContain('growth **30.0 MB**; live heap growth 1.5 MB')
+    expect(markdown).toContain('live heap every tenth of the sweep: 22.5 → 24.0 MB')
   })
 
   it('renders the headline bug-finding table, with budget misses as ">budget"', () => {
@@ -120,8 +244,9 @@ describe('reports/bench.md', () => {
     expect(rows).toContainEqual(['fast-check fc.scheduler', 'depth-2', '4/4 (100.0 %)', '2', '3', '3', '—'])
   })
 
-  it('renders the coverage table and the machine', () => {
+  it('renders the coverage tables (with the discovered spaces) and the machine', () => {
     expect(rows).toContainEqual(['16', '2', '30', '20922789888000'])
+    expect(rows).toContainEqual(['`timers-ten`', '10', '15', '10', '18', '18', '1307674368000', '40864824000'])
     expect(markdown).toContain('Test CPU 9000, 2 cores, Node v20.0.0')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashOf, headerToolNames, project, projectWithBytes, type ProjectionInput, type StuckInfo } from '../../harness/oracle/projection.ts'
+import { hashOf, headerToolNames, project, projectWithBytes, serialisation, type ProjectionInput, type StuckInfo } from '../../harness/oracle/projection.ts'
 import { runInterleaving } from '../../harness/run/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'
@@ -173,5 +173,37 @@ describe('the projection of a real run', () => {
     const hung = await runInterleaving(await loadScenario('scenarios/faults/apply-hangs.yml'), referenceTarget, ['tool-alpha', 'tool-hangs'])
     expect(hung.projection.outcome).toBe('stuck')
     expect(hung.projection.stuck).toMatchObject({ reason: 'no-progress', waiting: expect.arrayContaining(['tool-hangs']) })
+  })
+})
+
+describe('serialised part by part or whole', () => {
+  /** A projection input whose text goes beyond Latin-1 (as real tool descriptions do: dashes, quotes, emoji). */
+  function wide(): ProjectionInput {
+    const described = { ...tool('gamma'), description: 'reads a file — “quoted”, naïve, 🙂, and a lone \ud800 surrogate' }
+    return input({ observation: observation({ header: { ...(observation().header as object), tools: [described, tool('alpha')] } }), inactive: [{ id: 'tool-x', reason: 'waiting', waiting: ['tools'] }] })
+  }
+
+  it('gives the same bytes, hash and projection either way, the hash being the hash of the bytes', () => {
+    const inputs = [input(), wide(), input({ stuck: STUCK, observation: undefined }), input({ observation: observation({ header: undefined }) })]
+    for (const value of inputs) {
+      serialisation.mode = 'whole'
+      const whole = projectWithBytes(value)
+      serialisation.mode = 'parts'
+      const parts = projectWithBytes(value)
+      expect(parts.json).toBe(whole.json)
+      expect(parts.json).toBe(JSON.stringify(JSON.parse(whole.json)))
+      expect(parts.hash).toBe(whole.hash)
+      expect(parts.hash).toBe(hashOf(parts.json))
+      expect(parts.projection).toEqual(whole.projection)
+      expect(Object.keys(parts.projection)).toEqual(Object.keys(whole.projection))
+    }
+  })
+
+  it('is parts by default, and a real interleaving hashes its bytes', async () => {
+    expect(serialisation.mode).toBe('parts')
+    const scenario = await loadScenario('scenarios/multi-turn-invariant.yml')
+    const result = await runInterleaving(scenario, referenceTarget, ['tool-zulu', 'tool-alpha', 'tool-mike'])
+    expect(result.hash).toBe(hashOf(result.json))
+    expect(result.projection).toEqual(JSON.parse(result.json))
   })
 })

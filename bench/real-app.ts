@@ -1,0 +1,167 @@
+import { relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { tick } from '../harness/loader/quiescence.ts'
+import { serialisation } from '../harness/oracle/projection.ts'
+import { runInterleaving, type InterleavingPhase } from '../harness/run/interleaving.ts'
+import { loadScenario } from '../harness/scenario/load.ts'
+import type { Scenario } from '../harness/scenario/types.ts'
+import type { Schedule } from '../harness/space/space.ts'
+import { discoverSpace, planFor } from '../harness/sweep/explore.ts'
+import { inProcessRunner } from '../harness/sweep/runner.ts'
+import { loadTarget } from '../harness/targets/index.ts'
+import type { Target } from '../harness/targets/types.ts'
+import { compareTasks, cpuNow } from './clock.ts'
+import type { BootVariant, PhaseCost, RealAppFigures, RealThroughput } from './figures.ts'
+import { loaderBoot, type ImportOrder } from './loader-boot.ts'
+import { ownerShares, profiled } from './profile.ts'
+
+/**
+ * The bundled real application — dsh's `examples/acp-agent` tool set at rc.8,
+ * 29 loader entries mounted from its cordis.yml through the real
+ * `cordis:include`, on the published packages — measured against the real
+ * loader's own boot of the same file, with the throughput of a sweep over it,
+ * where that throughput goes, and what the profile-driven change to the
+ * projection (see `serialisation` in `harness/oracle/projection.ts`) saves.
+ */
+export const REAL_APP = fileURLToPath(new URL('../apps/acp-agent/tools.yml', import.meta.url))
+
+/** How long to measure: the full run, or a smoke run (`--quick`). */
+export interface RealAppOptions {
+  quick: boolean
+  onStep?: (text: string) => void
+}
+
+/** Runs `run` with the projection serialised the way it was before the change. */
+async function beforeTheChange<T>(run: () => Promise<T>): Promise<T> {
+  serialisation.mode = 'whole'
+  try {
+    return await run()
+  } finally {
+    serialisation.mode = 'parts'
+  }
+}
+
+const PHASES: readonly { phase: InterleavingPhase, name: string, what: string }[] = [
+  { phase: 'setup', name: 'setup', what: 'fresh context, base composition mounted, scheduled loader started' },
+  { phase: 'boot', name: 'boot', what: 'cordis.yml mounted through cordis:include, every operation released in schedule order, quiescence after each' },
+  { phase: 'turns', name: 'turn', what: 'one turn on the scripted model; requests and session log rewritten for determinism' },
+  { phase: 'projection', name: 'projection', what: 'inactive entries, projection bytes and hash, contributions' },
+  { phase: 'teardown', name: 'teardown', what: 'timers and listeners removed, contexts disposed, and the disposal work that runs before the next macrotask turn' },
+]
+
+/** CPU ms of each phase of one interleaving (the teardown until the next macrotask turn), and the total. */
+async function timedInterleaving(scenario: Scenario, target: Target, schedule: Schedule): Promise<{ phases: number[], total: number }> {
+  const marks = new Map<InterleavingPhase, number>()
+  const started = cpuNow()
+  await runInterleaving(scenario, target, schedule, { onPhase: phase => marks.set(phase, cpuNow()) })
+  await tick()
+  const ended = cpuNow()
+  let previous = started
+  const phases = PHASES.map(({ phase }, index) => {
+    const at = index === PHASES.length - 1 ? ended : marks.get(phase)
+    if (at === undefined) throw new Error(`an interleaving of ${scenario.name} ended before its ${phase} phase`)
+    const spent = at - previous
+    previous = at
+    return spent
+  })
+  return { phases, total: ended - started }
+}
+
+/**
+ * Interleavings per CPU second over the scenario's own plan (cycled), with
+ * and without the change, in alternating blocks of ten so that both see the
+ * same machine; each phase's mean CPU time; and the owners of the CPU samples
+ * of a profiled stretch of the same interleavings.
+ */
+async function measureThroughput(scenario: Scenario, target: Target, plan: readonly Schedule[], runs: number): Promise<RealThroughput> {
+  const sums = { after: { phases: PHASES.map(() => 0), total: 0 }, before: { phases: PHASES.map(() => 0), total: 0 } }
+  let next = 0
+  const schedule = () => plan[next++ % plan.length]!
+  for (let block = 0; block < runs / 10; block++) {
+    for (const mode of ['after', 'before'] as const) {
+      for (let i = 0; i < 10; i++) {
+        const chosen = schedule()
+        const { phases, total } = mode === 'after'
+          ? await timedInterleaving(scenario, target, chosen)
+          : await beforeTheChange(() => timedInterleaving(scenario, target, chosen))
+        phases.forEach((spent, index) => { sums[mode].phases[index]! += spent })
+        sums[mode].total += total
+      }
+    }
+  }
+  const timed = Math.ceil(runs / 10) * 10
+  const phases = PHASES.map(({ name, what }, index): PhaseCost => ({
+    phase: name,
+    what,
+    ms: sums.after.phases[index]! / timed,
+    msBefore: sums.before.phases[index]! / timed,
+  }))
+  const msPerRun = sums.after.total / timed
+  const msPerRunBefore = sums.before.total / timed
+  const profile = (mode: 'after' | 'before') => profiled(async () => {
+    for (let i = 0; i < Math.max(10, runs / 2); i++) {
+      const chosen = schedule()
+      await (mode === 'after' ? runInterleaving(scenario, target, chosen) : beforeTheChange(() => runInterleaving(scenario, target, chosen)))
+    }
+  })
+  const owners = ownerShares(await profile('after'), msPerRun)
+  const ownersBefore = ownerShares(await profile('before'), msPerRunBefore)
+  return {
+    interleavings: timed,
+    perCpuSecond: 1000 / msPerRun,
+    perCpuSecondBefore: 1000 / msPerRunBefore,
+    phases,
+    owners: owners.map(owner => ({ ...owner, msPerRunBefore: ownersBefore.find(before => before.owner === owner.owner)?.msPerRun ?? 0 })),
+    largestOwnBefore: ownersBefore.find(owner => owner.loadrace)?.owner ?? '—',
+    largestOwn: owners.find(owner => owner.loadrace)?.owner ?? '—',
+    change: 'the projection is serialised, hashed and parsed back part by part instead of as one string, so V8 never flattens the ~80 000-character text of an interleaving whose output the sweep has already seen',
+  }
+}
+
+/**
+ * Measures the real application: checks that the harness, the real loader
+ * with every import at once and the real loader with imports one by one all
+ * reach the same projection bytes; times them side by side (CPU time,
+ * interleaved rounds), with the harness also as it was before the change;
+ * then measures the throughput and its breakdown.
+ */
+export async function measureRealApp(file: string, options: RealAppOptions): Promise<RealAppFigures> {
+  const scenario = await loadScenario(file)
+  const target = await loadTarget(scenario.target)
+  const space = await discoverSpace(scenario, inProcessRunner())
+  const declared = space.chains.flatMap(chain => chain.ops)
+  const imports = scenario.plugins.map(spec => spec.id)
+  const atOnce: ImportOrder = { kind: 'at-once' }
+  const oneByOne: ImportOrder = { kind: 'one-by-one', order: imports }
+  const reference = (await runInterleaving(scenario, target, declared)).json
+  for (const order of [atOnce, oneByOne]) {
+    if (await loaderBoot(scenario, target, order, true) !== reference) {
+      throw new Error(`the real loader's boot of ${scenario.name} (imports ${order.kind}) does not reach the harness's bytes`)
+    }
+  }
+  options.onStep?.(`${scenario.name}: ${declared.length} operations, the same ${reference.length}-character projection through the harness and the real loader`)
+  const described: Omit<BootVariant, 'msPerRun' | 'ratio'>[] = [
+    { name: 'real loader', what: 'the cordis.yml through the real cordis:include, every import settled at once, no scheduler; one turn; teardown' },
+    { name: 'real loader, one by one', what: 'the same, imports settled one at a time in declaration order, a macrotask turn apart' },
+    { name: 'harness', what: 'one scheduled interleaving in declaration order: releases, quiescence, stuck checks, sandbox, attribution, projection, hash' },
+    { name: 'harness, before the change', what: 'the same, the projection serialised as one string (serialisation: whole)' },
+  ]
+  const costs = await compareTasks([
+    { name: 'real loader', run: () => loaderBoot(scenario, target, atOnce) },
+    { name: 'real loader, one by one', run: () => loaderBoot(scenario, target, oneByOne) },
+    { name: 'harness', run: () => runInterleaving(scenario, target, declared) },
+    { name: 'harness, before the change', run: () => beforeTheChange(() => runInterleaving(scenario, target, declared)) },
+  ], options.quick ? { rounds: 2, msPerRound: 300, batch: 1, warmupCalls: 3 } : { rounds: 10, msPerRound: 500, batch: 1, warmupCalls: 10 })
+  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
+  const plan = planFor(scenario, { strategy: 'auto', budget: scenario.budget ?? 24, seed: '0' }, space).schedules
+  return {
+    scenario: scenario.name,
+    file: relative(process.cwd(), file),
+    target: scenario.target,
+    entries: declared.length,
+    projectionChars: reference.length,
+    variants,
+    overhead: variants.find(variant => variant.name === 'harness')!.ratio,
+    throughput: await measureThroughput(scenario, target, plan, options.quick ? 20 : 100),
+  }
+}
