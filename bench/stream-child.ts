@@ -13,9 +13,10 @@
  * end of stdin) closes the runner and exits.
  */
 import { createInterface } from 'node:readline'
-import { runnerFor } from '../harness/cli/supervised-run.ts'
+import { CURRENT_HOST } from '../harness/hosts/host.ts'
 import { loadScenario } from '../harness/scenario/load.ts'
 import { planFor } from '../harness/sweep/explore.ts'
+import { runnersFor } from '../harness/sweep/runners.ts'
 import { cpuNow } from './clock.ts'
 import type { StreamReply } from './scale-out.ts'
 
@@ -24,7 +25,8 @@ const [file, workers, count] = process.argv.slice(2)
 if (file === undefined || workers === undefined || count === undefined) throw new Error('usage: stream-child.ts <scenario file> <workers> <interleavings>')
 const scenario = { ...await loadScenario(file), budget: undefined }
 const { schedules } = planFor(scenario, { strategy: 'random', budget: Number(count), seed: '0' })
-const runner = runnerFor(Number(workers), undefined)
+const runners = runnersFor({ workers: Number(workers) })
+const runner = runners.of(CURRENT_HOST)
 await runner.runAll(scenario, schedules.slice(0, Math.min(schedules.length, 10 * Number(workers))), () => {})
 process.stdout.write('ready\n')
 
@@ -37,4 +39,4 @@ for await (const line of createInterface({ input: process.stdin })) {
   const reply: StreamReply = { seconds: (performance.now() - started) / 1000, cpuSeconds: (cpuNow() - cpuStarted) / 1000, completions }
   process.stdout.write(`${JSON.stringify(reply)}\n`)
 }
-await runner.close()
+await runners.close()
