@@ -54,11 +54,20 @@ function startWorker(settings: WorkerSettings, host: Host | undefined): WorkerHa
   }
 }
 
-/** One worker and the task it runs, if any. */
+/**
+ * How many tasks a worker holds at once: the one it runs and the next, already
+ * in its inbox. With two workers busy on two cores, the pool's own thread gets
+ * a core only now and then; a worker that had to wait for it after every
+ * interleaving would sit idle for that long. The worker runs its tasks one
+ * after the other, never two at a time.
+ */
+export const TASKS_PER_WORKER = 2
+
+/** One worker and the tasks sent to it, in the order it runs them (the first is running). */
 interface Slot {
   worker: WorkerHandle
   number: number
-  running: Task | undefined
+  tasks: Task[]
   /** Set once the thread is ended or lost; its events are ignored from then on. */
   retired: boolean
 }
@@ -69,17 +78,20 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
 
 /**
  * The worker-thread runner: up to `size` threads, started on demand, each
- * running one interleaving at a time. Every thread loads the scenario file
- * itself (plugin modules cannot be sent), so the scenario's `file` must be
- * loadable from the working directory. A `runAll` hands out its schedules
- * lazily, so a huge plan costs nothing up front. A thread that crashes fails
- * the work it held with a message naming the interleaving; aborting a
- * `runAll` ends the threads busy with it at once.
+ * running one interleaving at a time and holding the next. Every thread
+ * loads the scenario file itself (plugin modules cannot be sent), so the
+ * scenario's `file` must be loadable from the working directory. A `runAll`
+ * hands out its schedules lazily, so a huge plan costs nothing up front. A
+ * thread that crashes fails the interleaving it was running with a message
+ * naming it (the one it held is handed out again); aborting a `runAll` ends
+ * the threads busy with it at once.
  */
 export function workerPool(options: { size: number, timeoutMs?: number, host?: Host }): Runner {
   const settings: WorkerSettings = { timeoutMs: options.timeoutMs }
   const slots: Slot[] = []
   let sources: Source[] = []
+  /** Tasks sent to a worker that ended before running them: handed out again first. */
+  let requeued: Task[] = []
   let nextId = 0
   let nextBatch = 0
   let started = 0
@@ -92,8 +104,9 @@ export function workerPool(options: { size: number, timeoutMs?: number, host?: H
 
   function lost(slot: Slot, cause: string): void {
     if (slot.retired) return
-    const task = slot.running
+    const [task, ...waiting] = slot.tasks
     retire(slot)
+    requeued.push(...waiting)
     if (task) {
       const token = tokenOf(task.scenario, task.job.schedule)
       const where = options.host && !isCurrentProcess(options.host) ? `worker process ${slot.number} on host ${options.host.name}` : `worker thread ${slot.number}`
@@ -103,11 +116,11 @@ export function workerPool(options: { size: number, timeoutMs?: number, host?: H
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(settings, options.host), number: ++started, running: undefined, retired: false }
+    const slot: Slot = { worker: startWorker(settings, options.host), number: ++started, tasks: [], retired: false }
     slot.worker.on('message', (reply: WorkerReply) => {
-      const task = slot.running
+      const task = slot.tasks[0]
       if (slot.retired || !task || task.job.id !== reply.id) return
-      slot.running = undefined
+      slot.tasks.shift()
       if (reply.kind === 'record') task.resolve(reply.record)
       else task.reject(new Error(reply.message))
       dispatch()
@@ -119,6 +132,8 @@ export function workerPool(options: { size: number, timeoutMs?: number, host?: H
   }
 
   function nextTask(): Task | undefined {
+    const again = requeued.shift()
+    if (again) return again
     while (sources.length > 0) {
       const task = sources[0]!.next()
       if (task) return task
@@ -127,24 +142,35 @@ export function workerPool(options: { size: number, timeoutMs?: number, host?: H
     return undefined
   }
 
+  /** The worker to send the next task to: an idle one, else a new one while the pool may grow, else one with room in its inbox. */
+  function freeSlot(): Slot | undefined {
+    return slots.find(candidate => candidate.tasks.length === 0)
+      ?? (slots.length < options.size ? spawn() : undefined)
+      ?? slots.find(candidate => candidate.tasks.length < TASKS_PER_WORKER)
+  }
+
   function dispatch(): void {
     for (;;) {
-      if (sources.length === 0) return
-      const slot = slots.find(candidate => !candidate.running) ?? (slots.length < options.size ? spawn() : undefined)
+      if (sources.length === 0 && requeued.length === 0) return
+      const slot = freeSlot()
       if (!slot) return
       const task = nextTask()
       if (!task) return
-      slot.running = task
+      slot.tasks.push(task)
       slot.worker.postMessage(task.job)
     }
   }
 
-  /** Stops handing out the tasks of `batch` and ends the threads running one. */
+  /** Stops handing out the tasks of `batch` and ends the threads holding one; their other tasks are handed out again. */
   function cancel(batch: number): void {
     sources = sources.filter(source => source.batch !== batch)
+    requeued = requeued.filter(task => task.job.batch !== batch)
     for (const slot of [...slots]) {
-      if (slot.running?.job.batch === batch) retire(slot)
+      if (!slot.tasks.some(task => task.job.batch === batch)) continue
+      retire(slot)
+      requeued.push(...slot.tasks.filter(task => task.job.batch !== batch))
     }
+    dispatch()
   }
 
   return {
@@ -210,6 +236,7 @@ export function workerPool(options: { size: number, timeoutMs?: number, host?: H
     },
     async close() {
       sources = []
+      requeued = []
       const ending = slots.splice(0)
       for (const slot of ending) slot.retired = true
       await Promise.all(ending.map(slot => slot.worker.terminate()))

@@ -1,7 +1,8 @@
 /**
  * A worker of the pool — a thread, or a child process running under another
  * host (`harness/hosts/`): loads scenario files itself, runs the
- * interleavings it is sent one at a time, and answers each with its record.
+ * interleavings it is sent one after the other (the pool may send the next
+ * while one runs), and answers each with its record.
  * Started through `worker-bootstrap.js`, which makes TypeScript importable.
  */
 import { parentPort, workerData } from 'node:worker_threads'
@@ -52,9 +53,12 @@ async function run(job: WorkerJob): Promise<RunRecord> {
   return record
 }
 
+/** The end of the work queued so far: the pool may send the next job while one runs; jobs run one after the other. */
+let queue: Promise<void> = Promise.resolve()
+
 port.on('message', (job: WorkerJob) => {
-  run(job).then(
+  queue = queue.then(() => run(job).then(
     (record): WorkerReply => ({ kind: 'record', id: job.id, record }),
     (error: unknown): WorkerReply => ({ kind: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) }),
-  ).then(reply => port.postMessage(reply))
+  )).then(reply => port.postMessage(reply))
 })
