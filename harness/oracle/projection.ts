@@ -95,7 +95,7 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
 /**
  * How {@link projectWithBytes} serialises. `parts` (the default): each part
  * of the projection is serialised on its own, hashed as it comes and parsed
- * back on its own; the whole text is their concatenation, left for V8 to
+ * back on its own when first read; the whole text is their concatenation, left for V8 to
  * flatten only if someone reads it (a sweep reads it only for an output it has
  * not seen). `whole`: one `JSON.stringify` of the whole projection, parsed
  * back whole and hashed whole — the same bytes and hash, at the cost of
@@ -121,7 +121,21 @@ function wholeProjection(view: Record<keyof Projection, unknown>): ProjectedByte
   return { projection: JSON.parse(json) as Projection, json, hash: hashOf(json) }
 }
 
-/** The same bytes as {@link wholeProjection}, serialised and hashed part by part (a part `JSON.stringify` drops is dropped here too). */
+/**
+ * An enumerable property of `target` read from `bytes` when first read: most
+ * interleavings' projections are only hashed, and a sweep reads a few parts
+ * (outcome, header tool names, stuck) of the rest.
+ */
+function defineParsedOnRead(target: object, key: string, bytes: string): void {
+  let parsed: { value: unknown } | undefined
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (parsed ??= { value: JSON.parse(bytes) }).value,
+  })
+}
+
+/** The same bytes as {@link wholeProjection}, serialised and hashed part by part (a part `JSON.stringify` drops is dropped here too); each part is parsed back when first read. */
 function projectionByParts(view: Record<keyof Projection, unknown>): ProjectedBytes {
   const hash = createHash('sha256')
   const projection: Record<string, unknown> = {}
@@ -131,7 +145,7 @@ function projectionByParts(view: Record<keyof Projection, unknown>): ProjectedBy
     if (bytes === undefined) continue
     const part = `${json === '' ? '{' : ','}${JSON.stringify(key)}:${bytes}`
     hash.update(part)
-    projection[key] = JSON.parse(bytes)
+    defineParsedOnRead(projection, key, bytes)
     json += part
   }
   hash.update('}')
