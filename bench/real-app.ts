@@ -114,7 +114,7 @@ async function measureThroughput(scenario: Scenario, target: Target, plan: reado
     owners: owners.map(owner => ({ ...owner, msPerRunBefore: ownersBefore.find(before => before.owner === owner.owner)?.msPerRun ?? 0 })),
     largestOwnBefore: ownersBefore.find(owner => owner.loadrace)?.owner ?? '—',
     largestOwn: owners.find(owner => owner.loadrace)?.owner ?? '—',
-    change: 'the projection is serialised, hashed and parsed back part by part instead of as one string, so V8 never flattens the ~80 000-character text of an interleaving whose output the sweep has already seen',
+    change: 'the projection is serialised and hashed part by part instead of as one string, so V8 never flattens the ~80 000-character text of an interleaving whose output the sweep has already seen, and each part is parsed back only when read (a sweep reads the outcome, the header tool names and stuck)',
   }
 }
 
