@@ -95,9 +95,9 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
 /**
  * How {@link projectWithBytes} serialises. `parts` (the default): each part
  * of the projection is serialised on its own, hashed as it comes and parsed
- * back on its own when first read; the whole text is their concatenation, left for V8 to
- * flatten only if someone reads it (a sweep reads it only for an output it has
- * not seen). `whole`: one `JSON.stringify` of the whole projection, parsed
+ * back on its own when first read; the whole text is their concatenation,
+ * left for V8 to flatten only if someone reads it (a sweep reads it only for
+ * an output it has not seen). `whole`: one `JSON.stringify` of the whole projection, parsed
  * back whole and hashed whole — the same bytes and hash, at the cost of
  * flattening one long string per interleaving (V8 builds `JSON.stringify`'s
  * result as a rope; for text with any character beyond Latin-1, such as the
@@ -155,7 +155,8 @@ function projectionByParts(view: Record<keyof Projection, unknown>): ProjectedBy
 /**
  * The projection of one interleaving, its bytes and their hash, from one
  * serialisation of what it observed. The projection is parsed back from the
- * bytes, so it is JSON-safe and shares nothing with the live system.
+ * bytes (part by part, when read), so it is JSON-safe and shares nothing with
+ * the live system.
  */
 export function projectWithBytes(input: ProjectionInput): ProjectedBytes {
   const view = projectionView(input)
