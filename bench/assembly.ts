@@ -1,5 +1,5 @@
 import { Context } from '@deepseek-ai/cordis'
-import { createRng } from '../harness/random.ts'
+import { createRng } from '../harness/space/random.ts'
 import { mountReference } from '../src/composition.ts'
 import type { ToolSchema } from '../src/llm/types.ts'
 import { compareCodeUnits, TOOL_ORDER_REST } from '../src/system-prompt/tool-order.ts'

@@ -1,8 +1,8 @@
 import { loadScenario } from '../harness/scenario/load.ts'
 import { spaceOf, spaceSize, type Space } from '../harness/space/space.ts'
 import { coverRows } from '../harness/strategies/cover.ts'
-import { discoverSpace, planFor, spaceOfScenario } from '../harness/sweep/explore.ts'
-import { inProcessRunner } from '../harness/sweep/runner.ts'
+import { discoverSpace, planFor, spaceOfScenario } from '../harness/explore/explore.ts'
+import { inProcessRunner } from '../harness/runners/runner.ts'
 import type { CoverageRow, DiscoveredCoverageRow } from './figures.ts'
 
 /** Plugin counts the covering sets are sized at. */

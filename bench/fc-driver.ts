@@ -1,5 +1,5 @@
 import type { Scheduler } from 'fast-check'
-import type { ScheduleDriver } from '../harness/loader/drive.ts'
+import type { ScheduleDriver } from '../harness/runtime/drive.ts'
 
 /**
  * The peer: fast-check's `fc.scheduler` choosing the release order of the

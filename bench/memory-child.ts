@@ -5,7 +5,7 @@
  * as `node --expose-gc --import tsx bench/memory-child.ts <job as JSON>`.
  */
 import { loadScenario } from '../harness/scenario/load.ts'
-import { inProcessRunner } from '../harness/sweep/runner.ts'
+import { inProcessRunner } from '../harness/runners/runner.ts'
 import { sweepScenario } from '../harness/sweep/sweep.ts'
 import type { MemoryCheckpoint, MemoryFigures } from './figures.ts'
 import type { MemoryJob } from './memory.ts'

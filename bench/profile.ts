@@ -47,7 +47,7 @@ export function ownerOfUrl(url: string): { owner: string, loadrace: boolean } | 
   }
   if (!path.startsWith(ROOT)) return { owner: 'other code', loadrace: false }
   const file = path.slice(ROOT.length)
-  if (file.startsWith('harness/oracle/')) return { owner: 'loadrace: projection and hash', loadrace: true }
+  if (file.startsWith('harness/projection/') || file.startsWith('harness/oracle/')) return { owner: 'loadrace: projection and hash', loadrace: true }
   if (file.startsWith('harness/targets/')) return { owner: 'loadrace: target adapter (mount, turns, determinism rewriting)', loadrace: true }
   if (file.startsWith('harness/')) return { owner: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)', loadrace: true }
   if (file.startsWith('src/')) return { owner: 'the system under test (reference)', loadrace: false }

@@ -1,13 +1,13 @@
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { tick } from '../harness/loader/quiescence.ts'
-import { serialisation } from '../harness/oracle/projection.ts'
-import { runInterleaving, type InterleavingPhase } from '../harness/run/interleaving.ts'
+import { tick } from '../harness/runtime/quiescence.ts'
+import { serialisation } from '../harness/projection/projection.ts'
+import { runInterleaving, type InterleavingPhase } from '../harness/runtime/interleaving.ts'
 import { loadScenario } from '../harness/scenario/load.ts'
 import type { Scenario } from '../harness/scenario/types.ts'
 import type { Schedule } from '../harness/space/space.ts'
-import { discoverSpace, planFor } from '../harness/sweep/explore.ts'
-import { inProcessRunner } from '../harness/sweep/runner.ts'
+import { discoverSpace, planFor } from '../harness/explore/explore.ts'
+import { inProcessRunner } from '../harness/runners/runner.ts'
 import { loadTarget } from '../harness/targets/index.ts'
 import type { Target } from '../harness/targets/types.ts'
 import { compareTasks, cpuNow } from './clock.ts'
@@ -21,7 +21,7 @@ import { ownerShares, profiled } from './profile.ts'
  * `cordis:include`, on the published packages — measured against the real
  * loader's own boot of the same file, with the throughput of a sweep over it,
  * where that throughput goes, and what the profile-driven change to the
- * projection (see `serialisation` in `harness/oracle/projection.ts`) saves.
+ * projection (see `serialisation` in `harness/projection/projection.ts`) saves.
  */
 export const REAL_APP = fileURLToPath(new URL('../apps/acp-agent/tools.yml', import.meta.url))
 

@@ -1,5 +1,5 @@
 import { loadScenario } from '../harness/scenario/load.ts'
-import { inProcessRunner } from '../harness/sweep/runner.ts'
+import { inProcessRunner } from '../harness/runners/runner.ts'
 import { sweepScenario } from '../harness/sweep/sweep.ts'
 import type { TimerStabilityFigures } from './figures.ts'
 

@@ -16,7 +16,7 @@ import type { ScenarioReport } from './report/types.ts'
 import { loadScenario } from './scenario/load.ts'
 import type { StrategyName } from './strategies/index.ts'
 import { DEFAULT_BUDGET } from './strategies/index.ts'
-import { inProcessRunner } from './sweep/runner.ts'
+import { inProcessRunner } from './runners/runner.ts'
 import { sweepScenario } from './sweep/sweep.ts'
 import type { TargetName } from './targets/types.ts'
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { BIN } from '../package-files.ts'
+import { BIN } from '../package/files.ts'
 import type { Report } from '../report/types.ts'
 import type { Env } from './environment.ts'
 

@@ -1,5 +1,5 @@
-import { comparisonRows, diffHeadline, differenceText, skippedLines } from '../compare-targets/render.ts'
-import type { TargetDiffReport } from '../compare-targets/types.ts'
+import { comparisonRows, diffHeadline, differenceText, skippedLines } from '../diff-targets/render.ts'
+import type { TargetDiffReport } from '../diff-targets/types.ts'
 import { alignedTable } from './table.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { ScenarioErrors } from '../scenario/errors.ts'
 import { TokenError } from '../token.ts'
-import { VERSION } from '../version.ts'
+import { VERSION } from '../package/version.ts'
 import { parseArgs } from './args.ts'
 import type { Cli, Command } from './command.ts'
 import { commandHelp, programHelp } from './help.ts'

@@ -1,5 +1,5 @@
 import { VARIANT_NAMES, type VariantName } from '../../src/variants/types.ts'
-import { parseChoiceList } from '../choice-list.ts'
+import { parseChoiceList } from '../report/choice-list.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import { runMatrix } from '../matrix/run.ts'
 import { writeMatrixReport } from '../matrix/write.ts'

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report, ReportOutput, ScenarioReport } from '../report/types.ts'
 import { STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
-import { parseShard, type Shard } from '../sweep/shard.ts'
+import { parseShard, type Shard } from '../explore/shard.ts'
 import { InputError } from './usage-error.ts'
 
 /** One shard's report, as read from its folder. */

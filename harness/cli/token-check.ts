@@ -1,7 +1,7 @@
 import type { Scenario } from '../scenario/types.ts'
 import { parseOp, type Schedule } from '../space/space.ts'
-import { discoverSpace } from '../sweep/explore.ts'
-import type { Runner } from '../sweep/runner.ts'
+import { discoverSpace } from '../explore/explore.ts'
+import type { Runner } from '../runners/runner.ts'
 import { InputError } from './usage-error.ts'
 
 /**

@@ -2,7 +2,7 @@ import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unifiedDiff } from '../oracle/diff.ts'
 import type { GoldenStatus } from '../report/types.ts'
-import type { Projection } from '../oracle/projection.ts'
+import type { Projection } from '../projection/projection.ts'
 import { goldensFolderOf } from './location.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { parseChoiceList } from '../choice-list.ts'
+import { parseChoiceList } from '../report/choice-list.ts'
 import { writeFilesAtomically } from '../report/write.ts'
 
 /**

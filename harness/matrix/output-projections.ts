@@ -1,7 +1,7 @@
-import type { Projection } from '../oracle/projection.ts'
+import type { Projection } from '../projection/projection.ts'
 import type { ScenarioReport } from '../report/types.ts'
 import type { Scenario } from '../scenario/types.ts'
-import type { Runner } from '../sweep/runner.ts'
+import type { Runner } from '../runners/runner.ts'
 import { withOverrides } from '../sweep/sweep.ts'
 import { parseToken } from '../token.ts'
 

@@ -1,4 +1,4 @@
-import type { Projection } from '../oracle/projection.ts'
+import type { Projection } from '../projection/projection.ts'
 import { AGENT_LOOP_PACKAGE } from '../../src/agent/invariant.ts'
 
 /** The start of every message of the loop's reconstruction invariant. */

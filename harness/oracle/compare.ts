@@ -1,7 +1,7 @@
 import { unifiedDiff } from './diff.ts'
 import { readable } from './readable.ts'
 import type { DivergenceKind, DivergencePart } from '../report/types.ts'
-import type { Projection } from './projection.ts'
+import type { Projection } from '../projection/projection.ts'
 
 /**
  * The parts of a projection, in the order a divergence is attributed: the

@@ -4,7 +4,7 @@
  * the tools and prompt sections whose relative order changed name the plugins
  * that own the bytes that moved.
  */
-import type { Contribution, Contributions } from '../run/contributions.ts'
+import type { Contribution, Contributions } from '../runtime/contributions.ts'
 import { unifiedDiff } from './diff.ts'
 
 /** A contribution whose relative order to another one differs between the two sides. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { appendFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseChoiceList } from '../choice-list.ts'
+import { parseChoiceList } from './choice-list.ts'
 import { renderHtml } from './html.ts'
 import { renderJson } from './json.ts'
 import { renderJunit } from './junit.ts'

@@ -1,4 +1,4 @@
-import type { Rng } from '../random.ts'
+import type { Rng } from './random.ts'
 import { flatten, MAX_TABLE_ENTRIES, OrderTable, UNCOVERED } from './order-table.ts'
 import { opCount } from './space.ts'
 import type { Schedule, Space } from './space.ts'

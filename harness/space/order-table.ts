@@ -1,4 +1,4 @@
-import type { Rng } from '../random.ts'
+import type { Rng } from './random.ts'
 import type { Space } from './space.ts'
 
 /**

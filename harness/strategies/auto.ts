@@ -1,4 +1,4 @@
-import { createRng, deriveSeed } from '../random.ts'
+import { createRng, deriveSeed } from '../space/random.ts'
 import { coverFits } from '../space/covering.ts'
 import { distinctDraws } from '../space/distinct.ts'
 import { linearExtensions } from '../space/enumerate.ts'

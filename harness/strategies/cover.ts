@@ -1,4 +1,4 @@
-import { createRng, deriveSeed } from '../random.ts'
+import { createRng, deriveSeed } from '../space/random.ts'
 import { coveringSchedules } from '../space/covering.ts'
 import type { Schedule, Space } from '../space/space.ts'
 import { checkBudget, coversSpace, DEFAULT_STRENGTH, replayable, upTo, wholeOption } from './strategy.ts'

@@ -1,5 +1,5 @@
-import { createRng, deriveSeed } from '../random.ts'
-import type { Rng } from '../random.ts'
+import { createRng, deriveSeed } from '../space/random.ts'
+import type { Rng } from '../space/random.ts'
 import { distinctDraws } from '../space/distinct.ts'
 import { ownerMultiset, scheduleFromOwners } from '../space/space.ts'
 import type { Schedule, Space } from '../space/space.ts'

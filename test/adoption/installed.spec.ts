@@ -106,7 +106,7 @@ describe('the packed package', () => {
   it('holds the build, the bin and the README, and nothing of test/, bench/, scenarios/ or goldens/', async () => {
     const { stdout } = await exec('tar', ['tzf', tarball], { maxBuffer: 1 << 24 })
     const files = stdout.trim().split('\n').map(file => file.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'bin/loadrace.js', 'dist/harness/index.js', 'dist/harness/index.d.ts', 'dist/harness/vitest.js', 'dist/harness/vitest.d.ts', 'dist/harness/sweep/worker-bootstrap.js']) {
+    for (const file of ['package.json', 'README.md', 'bin/loadrace.js', 'dist/harness/index.js', 'dist/harness/index.d.ts', 'dist/harness/vitest.js', 'dist/harness/vitest.d.ts', 'dist/harness/runners/worker-bootstrap.js']) {
       expect(files).toContain(file)
     }
     expect(files.filter(file => /^(test|bench|scenarios|goldens|harness|src|reports)\//.test(file))).toEqual([])

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { loaderBoot } from '../../bench/loader-boot.ts'
 import { EIGHT_TOOLS } from '../../bench/planted.ts'
 import { REAL_APP } from '../../bench/real-app.ts'
-import { runInterleaving } from '../../harness/run/interleaving.ts'
+import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import { spaceOfScenario } from '../../harness/sweep/explore.ts'
+import { spaceOfScenario } from '../../harness/explore/explore.ts'
 import { loadTarget } from '../../harness/targets/index.ts'
 
 /**

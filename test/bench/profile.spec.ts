@@ -9,11 +9,11 @@ function profile(): CpuProfile {
   const frame = (functionName: string, url: string) => ({ functionName, url })
   const nodes = [
     { id: 1, callFrame: frame('(root)', ''), children: [2, 7, 8, 9, 10] },
-    { id: 2, callFrame: frame('runInterleaving', checkout('harness/run/interleaving.ts')), children: [3, 5, 6] },
+    { id: 2, callFrame: frame('runInterleaving', checkout('harness/runtime/interleaving.ts')), children: [3, 5, 6] },
     { id: 3, callFrame: frame('plugin', 'file:///x/node_modules/@deepseek-ai/cordis/lib/index.js'), children: [4] },
     { id: 4, callFrame: frame('apply', 'file:///x/node_modules/@deepseek-ai/dsh-tool-fs/lib/index.js'), children: [] },
     { id: 5, callFrame: frame('getActiveResourcesInfo', 'node:internal/process/per_thread'), children: [] },
-    { id: 6, callFrame: frame('projectWithBytes', checkout('harness/oracle/projection.ts')), children: [] },
+    { id: 6, callFrame: frame('projectWithBytes', checkout('harness/projection/projection.ts')), children: [] },
     { id: 7, callFrame: frame('promiseInitHook', 'node:internal/async_hooks'), children: [] },
     { id: 8, callFrame: frame('(garbage collector)', ''), children: [] },
     { id: 9, callFrame: frame('(idle)', ''), children: [] },

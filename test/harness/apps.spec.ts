@@ -7,15 +7,15 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import { runInterleaving } from '../../harness/run/interleaving.ts'
+import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadTarget } from '../../harness/targets/index.ts'
 import { kindOf } from '../../harness/oracle/compare.ts'
 import { movedContributions } from '../../harness/oracle/moved.ts'
 import type { Scenario } from '../../harness/scenario/types.ts'
 import { parseHost } from '../../harness/hosts/host.ts'
-import { runnersFor } from '../../harness/sweep/runners.ts'
+import { runnersFor } from '../../harness/runners/by-host.ts'
 import { onHost } from '../../harness/sweep/sweep.ts'
-import type { Projection } from '../../harness/oracle/projection.ts'
+import type { Projection } from '../../harness/projection/projection.ts'
 
 /** The advanced chain runs on Node 22 (its code runtime needs it): a worker process on that host. */
 const runners = runnersFor({ workers: 1 })

@@ -7,12 +7,12 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import { runInterleaving } from '../../harness/run/interleaving.ts'
+import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadTarget } from '../../harness/targets/index.ts'
 import { sweepScenario } from '../../harness/sweep/sweep.ts'
-import { inProcessRunner } from '../../harness/sweep/runner.ts'
+import { inProcessRunner } from '../../harness/runners/runner.ts'
 import { TARGET_NAMES } from '../../harness/targets/types.ts'
-import type { Projection } from '../../harness/oracle/projection.ts'
+import type { Projection } from '../../harness/projection/projection.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
 
 afterAll(removeFixtureDirs)

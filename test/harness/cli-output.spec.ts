@@ -16,6 +16,18 @@ let dir: FixtureDir
 /** A module plugin that reports each time it is applied. */
 const SEEN_MODULE = `export default { name: 'seen', apply() { globalThis.__loadraceSeen?.() } }\n`
 
+/** A module plugin whose tool is renamed after its third application (state kept at module level). */
+const FLIP_MODULE = `let applied = 0
+export default {
+  name: 'flip',
+  inject: ['tools'],
+  apply(ctx) {
+    applied++
+    ctx.tools.register({ name: applied <= 3 ? 'steady' : 'flipped', description: 'flip tool', parameters: { type: 'object', properties: {} } })
+  },
+}
+`
+
 /** `--workers 1 --report r --goldens g` after `args`, run in the fixture. */
 async function sweep(args: readonly string[], cli: Cli): Promise<number> {
   return inDir(dir.root, () => main(['sweep', ...args, '--workers', '1', '--report', 'r', '--goldens', 'g'], cli))
@@ -38,7 +50,10 @@ beforeAll(async () => {
   await dir.write('race.yml', RACE.replace('  deterministic: false\n', ''))
   await dir.write('errors/load.yml', 'name: load-fails\napp: none\nplugins:\n  - id: tool-a\n    tools: [a]\n  - id: broken\n    fault: apply-throws\nexpect:\n  outcome: completed\n')
   await dir.write('errors/turn.yml', 'name: turn-fails\napp: none\nconfig:\n  toolOrder: [ghost, <unlisted-tools>]\nplugins:\n  - id: tool-a\n    tools: [a]\nexpect:\n  outcome: completed\n')
-  await dir.write('uncontrolled.yml', 'name: coin\napp: none\nvariant: listener-random\nplugins:\n  - id: tool-a\n    tools: [a]\n  - id: tool-b\n    tools: [b]\nexpect:\n  outcome: completed\n')
+  // Module-level state: the first three applications (the discovery run and the two planned interleavings) register
+  // \`steady\`, every later one \`flipped\`, so the exploration shows one output and only a fresh rerun shows the other.
+  await dir.write('flip.mjs', FLIP_MODULE)
+  await dir.write('uncontrolled.yml', 'name: coin\napp: none\nplugins:\n  - id: tool-a\n    tools: [a]\n  - id: flip\n    module: ./flip.mjs\nexpect:\n  outcome: completed\n')
 })
 
 afterAll(async () => {
@@ -169,6 +184,6 @@ describe('failures explained in the terminal', () => {
     const out = captured()
     expect(await sweep(['uncontrolled.yml'], out.cli)).toBe(1)
     expect(out.stdout()).toMatch(/✗ {2}coin {2}uncontrolled/)
-    expect(out.stdout()).toMatch(/the same interleaving replayed to different bytes \(coin@listener-random:tool-[ab],tool-[ab]\): explored [0-9a-f]{64}, rerun [0-9a-f]{64}/)
+    expect(out.stdout()).toMatch(/the same interleaving replayed to different bytes \(coin@canonical:(tool-a,flip|flip,tool-a)\): explored [0-9a-f]{64}, rerun [0-9a-f]{64}/)
   })
 })

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createRng } from '../../harness/random.ts'
+import { createRng } from '../../harness/space/random.ts'
 import { coveringSchedules } from '../../harness/space/covering.ts'
 import { spaceOf } from '../../harness/space/space.ts'
 import { strategies } from '../../harness/strategies/index.ts'

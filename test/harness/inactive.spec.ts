@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { sweepScenario } from '../../harness/sweep/sweep.ts'
-import { inProcessRunner } from '../../harness/sweep/runner.ts'
-import { runInterleaving } from '../../harness/run/interleaving.ts'
+import { inProcessRunner } from '../../harness/runners/runner.ts'
+import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from './scenario-fixtures.ts'
 

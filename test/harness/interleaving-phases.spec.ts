@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runInterleaving, type InterleavingPhase } from '../../harness/run/interleaving.ts'
+import { runInterleaving, type InterleavingPhase } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'
 

@@ -16,7 +16,7 @@ import { MATRIX_BUDGET } from '../../harness/matrix/budget.ts'
 import type { Verdict } from '../../harness/report/types.ts'
 import { loadScenario, loadScenarios } from '../../harness/scenario/load.ts'
 import type { PluginSpec, Scenario } from '../../harness/scenario/types.ts'
-import { inProcessRunner } from '../../harness/sweep/runner.ts'
+import { inProcessRunner } from '../../harness/runners/runner.ts'
 import { sweepScenario } from '../../harness/sweep/sweep.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
 

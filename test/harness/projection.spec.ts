@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { hashOf, headerToolNames, project, projectWithBytes, serialisation, type ProjectionInput, type StuckInfo } from '../../harness/oracle/projection.ts'
-import { runInterleaving } from '../../harness/run/interleaving.ts'
+import { hashOf, headerToolNames, project, projectWithBytes, serialisation, type ProjectionInput, type StuckInfo } from '../../harness/projection/projection.ts'
+import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'
 import type { LiveRecord, Observation } from '../../harness/targets/types.ts'

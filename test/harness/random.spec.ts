@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRng, deriveSeed } from '../../harness/random.ts'
+import { createRng, deriveSeed } from '../../harness/space/random.ts'
 
 describe('seeded randomness', () => {
   it('repeats its stream for a seed and differs between seeds', () => {

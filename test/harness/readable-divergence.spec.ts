@@ -7,11 +7,11 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { sweepScenario } from '../../harness/sweep/sweep.ts'
-import { inProcessRunner } from '../../harness/sweep/runner.ts'
+import { inProcessRunner } from '../../harness/runners/runner.ts'
 import { kindOf } from '../../harness/oracle/compare.ts'
 import { locateDifference, readable } from '../../harness/oracle/readable.ts'
 import { movedContributions } from '../../harness/oracle/moved.ts'
-import type { Contributions } from '../../harness/run/contributions.ts'
+import type { Contributions } from '../../harness/runtime/contributions.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
 
 afterAll(removeFixtureDirs)

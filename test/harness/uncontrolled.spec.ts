@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../harness/report/markdown.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import { REPLAYS } from '../../harness/sweep/analyze.ts'
-import { inProcessRunner } from '../../harness/sweep/runner.ts'
+import { REPLAYS } from '../../harness/judge/analyze.ts'
+import { inProcessRunner } from '../../harness/runners/runner.ts'
 import { assembleReport, sweepScenario } from '../../harness/sweep/sweep.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
 

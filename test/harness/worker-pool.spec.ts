@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import type { Schedule } from '../../harness/space/space.ts'
-import { planFor } from '../../harness/sweep/explore.ts'
-import type { RunRecord, Runner } from '../../harness/sweep/runner.ts'
-import { TASKS_PER_WORKER, workerPool } from '../../harness/sweep/worker-pool.ts'
+import { planFor } from '../../harness/explore/explore.ts'
+import type { RunRecord, Runner } from '../../harness/runners/runner.ts'
+import { TASKS_PER_WORKER, workerPool } from '../../harness/runners/worker-pool.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
 
 const FILE = 'scenarios/lexicographic-six.yml'

@@ -1,10 +1,10 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
-import type { Outcome, StuckInfo } from '../oracle/projection.ts'
-import { headerToolNames } from '../oracle/projection.ts'
+import type { Outcome, StuckInfo } from '../projection/projection.ts'
+import { headerToolNames } from '../projection/projection.ts'
 import { loadTarget } from '../targets/index.ts'
-import { runInterleaving } from '../run/interleaving.ts'
-import type { Contributions } from '../run/contributions.ts'
+import { runInterleaving } from '../runtime/interleaving.ts'
+import type { Contributions } from '../runtime/contributions.ts'
 
 /** One explored interleaving, as the sweep keeps it. */
 export interface RunRecord {

@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario/types.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
 import { sweepScenario, withOverrides, type SweepOptions } from '../sweep/sweep.ts'
-import { VERSION } from '../version.ts'
+import { VERSION } from '../package/version.ts'
 import { compareInterleavings, type Side } from './observe.ts'
 import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
 

@@ -1,12 +1,12 @@
 import type { ExpectedTool, Scenario } from '../scenario/types.ts'
-import type { Projection } from '../oracle/projection.ts'
+import type { Projection } from '../projection/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
 import type { UncontrolledReplay } from '../report/types.ts'
-import { describeInactive } from '../run/inactive.ts'
+import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf, UNCONTROLLED_CAUSES } from './analyze.ts'
-import type { Exploration } from './explore.ts'
-import { replayableSchedule } from './runner.ts'
+import type { Exploration } from '../explore/explore.ts'
+import { replayableSchedule } from '../runners/runner.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])

@@ -1,5 +1,5 @@
 import { isSchedule, pluginOf, type Schedule, type Space } from '../space/space.ts'
-import type { RunCache } from './hash-cache.ts'
+import type { RunCache } from '../runners/run-cache.ts'
 
 /**
  * The two schedules that put plugin `b`'s import right after, and right

@@ -7,7 +7,7 @@
  * yet are waited for. The system is at rest after a macrotask turn in which
  * nothing progressed and nothing is in flight.
  */
-import { harnessTimers } from '../run/sandbox.ts'
+import { harnessTimers } from './sandbox.ts'
 
 const immediate = globalThis.setImmediate
 

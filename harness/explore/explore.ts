@@ -5,8 +5,8 @@ import { deviation, discoveredSpace } from '../space/discovered.ts'
 import { RealisedOrders } from '../space/coverage.ts'
 import { strategies, type Guarantee, type StrategyName } from '../strategies/index.ts'
 import { upTo } from '../strategies/strategy.ts'
-import { deriveSeed } from '../random.ts'
-import { replayableSchedule, type RunRecord, type Runner } from './runner.ts'
+import { deriveSeed } from '../space/random.ts'
+import { replayableSchedule, type RunRecord, type Runner } from '../runners/runner.ts'
 import { inShard, type Shard } from './shard.ts'
 
 /** How to explore: the knobs of `loadrace sweep`. */

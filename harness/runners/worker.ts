@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { runRecord, type RunRecord } from './runner.ts'
-import { withOverrides } from './sweep.ts'
+import { withOverrides } from '../sweep/sweep.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
 /** The channel to the pool: the thread's parent port, or the child process's IPC channel. */
@@ -20,7 +20,7 @@ interface Port {
 
 function processPort(): Port {
   const send = process.send?.bind(process)
-  if (!send) throw new Error('harness/sweep/worker.ts runs only as a worker thread or a child process with an IPC channel')
+  if (!send) throw new Error('harness/runners/worker.ts runs only as a worker thread or a child process with an IPC channel')
   return { on: (event, listener) => process.on(event, listener), postMessage: reply => void send(reply) }
 }
 

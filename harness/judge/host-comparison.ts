@@ -1,9 +1,9 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { HostDifference, UncontrolledReplay } from '../report/types.ts'
 import { diffPart, firstDifference } from '../oracle/compare.ts'
-import type { Projection } from '../oracle/projection.ts'
-import type { Exploration } from './explore.ts'
-import type { RunCache } from './hash-cache.ts'
+import type { Projection } from '../projection/projection.ts'
+import type { Exploration } from '../explore/explore.ts'
+import type { RunCache } from '../runners/run-cache.ts'
 import { tokenOf } from './analyze.ts'
 
 /** One host's exploration of the same plan, for comparing with the first host's. */

@@ -9,7 +9,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Entry, Loader } from '@deepseek-ai/cordis-plugin-loader'
 import { entryLabel } from '../scenario/entry-labels.ts'
-import type { InactiveEntry } from '../oracle/projection.ts'
+import type { InactiveEntry } from '../projection/projection.ts'
 
 /** cordis's `FiberState` values (a const enum, so there is no runtime object to import). */
 const FIBER = { PENDING: 0, LOADING: 1, ACTIVE: 2, FAILED: 3, DISPOSED: 4, UNLOADING: 5 } as const

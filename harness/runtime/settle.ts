@@ -1,5 +1,5 @@
-import { pause } from '../loader/quiescence.ts'
-import type { OperationPool } from '../loader/operations.ts'
+import { pause } from './quiescence.ts'
+import type { OperationPool } from './operations.ts'
 import { nothingCanWake, type ResourceBaseline } from './resources.ts'
 import { harnessTimers } from './sandbox.ts'
 

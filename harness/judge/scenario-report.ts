@@ -3,9 +3,9 @@ import type { GoldenStatus, ReportOutput, ScenarioReport } from '../report/types
 import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from './analyze.ts'
 import { tokenOf } from './analyze.ts'
-import { replayableSchedule } from './runner.ts'
-import type { Exploration } from './explore.ts'
-import { spaceOfScenario } from './explore.ts'
+import { replayableSchedule } from '../runners/runner.ts'
+import type { Exploration } from '../explore/explore.ts'
+import { spaceOfScenario } from '../explore/explore.ts'
 import { spaceSize, type Space } from '../space/space.ts'
 
 /** The operations of `space` the scenario file does not declare, in chain order. */

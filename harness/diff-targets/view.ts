@@ -1,4 +1,4 @@
-import type { Outcome, Projection, StuckInfo } from '../oracle/projection.ts'
+import type { Outcome, Projection, StuckInfo } from '../projection/projection.ts'
 import type { LiveRecord, TargetName } from '../targets/types.ts'
 import { normalise } from './normalisations.ts'
 
