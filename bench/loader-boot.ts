@@ -9,7 +9,7 @@ import { rootMount, settlementOf } from '../harness/runtime/entries.ts'
 import { disposeAll } from '../harness/runtime/teardown.ts'
 import { entryLabel } from '../harness/scenario/entry-labels.ts'
 import type { Scenario } from '../harness/scenario/types.ts'
-import { mountOptionsOf } from '../harness/targets/mount-options.ts'
+import { mountOptionsOf } from '../harness/runtime/mount-options.ts'
 import type { Target } from '../harness/targets/types.ts'
 import { whenActive } from '../src/composition.ts'
 

@@ -1,9 +1,10 @@
-import { VARIANT_NAMES } from '../src/variants/types.ts'
-import type { VariantName } from '../src/variants/types.ts'
+import { VARIANT_NAMES } from './targets/catalogue.ts'
+import type { VariantName } from './targets/catalogue.ts'
 import { parseOp, ROOT_CHAIN } from './space/space.ts'
 import type { Schedule } from './space/space.ts'
 import { DEFAULT_TARGET, TARGET_NAMES, type TargetName } from './targets/types.ts'
 import { HostError, parseHost } from './hosts/host.ts'
+import type { Scenario } from './scenario/types.ts'
 
 export { DEFAULT_TARGET, TARGET_NAMES, type TargetName }
 
@@ -151,4 +152,9 @@ function hostOf(text: string): string {
   } catch (error) {
     throw new TokenError(error instanceof HostError ? error.message : String(error))
   }
+}
+
+/** The replay token of an interleaving of `scenario`. */
+export function tokenOf(scenario: Scenario, schedule: Schedule): string {
+  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule, ...scenario.host === undefined ? {} : { host: scenario.host } })
 }

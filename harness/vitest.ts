@@ -7,12 +7,12 @@
  */
 // Types only: the matcher's declaration merges into vitest's (nothing of vitest is loaded).
 import type {} from 'vitest'
-import type { VariantName } from '../src/variants/types.ts'
+import type { VariantName } from './targets/catalogue.ts'
 import { isCi } from './cli/environment.ts'
 import type { GoldenPolicy } from './goldens/golden.ts'
 import { resultOf } from './report/present.ts'
 import { failureDetails, scenarioBlock, scenarioLine } from './report/terminal.ts'
-import type { ScenarioReport } from './report/types.ts'
+import type { ScenarioReport } from './judge/scenario-report.ts'
 import { loadScenario } from './scenario/load.ts'
 import type { StrategyName } from './strategies/index.ts'
 import { DEFAULT_BUDGET } from './strategies/index.ts'

@@ -1,5 +1,5 @@
 import { replayCommand, replayTargets } from '../report/present.ts'
-import type { ScenarioReport } from '../report/types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Env } from './environment.ts'
 
 /** Whether this runs as a GitHub Actions step, which turns `::error` lines into annotations. */

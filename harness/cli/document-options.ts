@@ -1,4 +1,4 @@
-import { DOCUMENT_FORMATS, parseDocumentFormats, type DocumentFormat } from '../matrix/documents.ts'
+import { DOCUMENT_FORMATS, parseDocumentFormats, type DocumentFormat } from '../report/documents.ts'
 import { MATRIX_BUDGET } from '../matrix/budget.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'

@@ -1,4 +1,4 @@
-import { VARIANT_NAMES, type VariantName } from '../../src/variants/types.ts'
+import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import { parseChoiceList } from '../report/choice-list.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import { runMatrix } from '../matrix/run.ts'

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { VARIANT_NAMES, type VariantName } from '../../src/variants/types.ts'
+import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import type { GoldenPolicy } from '../goldens/golden.ts'
 import { parseFormats, REPORT_FORMATS, type ReportFormat } from '../report/write.ts'
 import { DEFAULT_TIMEOUT_MS } from '../runtime/interleaving.ts'

@@ -1,9 +1,9 @@
 import { firstDifference } from '../oracle/compare.ts'
 import { unifiedDiff } from '../oracle/diff.ts'
-import type { Projection } from '../projection/projection.ts'
+import { type Projection, parseProjection } from '../projection/projection.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { runnersFor, type Runners } from '../runners/by-host.ts'
-import { onHost, withOverrides } from '../sweep/sweep.ts'
+import { onHost, withOverrides } from '../scenario/overrides.ts'
 import { CURRENT_HOST, parseHost, type Host } from '../hosts/host.ts'
 import { parseToken, type ReplayToken } from '../token.ts'
 import type { Command } from './command.ts'
@@ -49,7 +49,7 @@ async function resolveToken(text: string, scenarios: readonly Scenario[], runner
 /** Runs the one interleaving a resolved token names, on its host (in this process for this very process's host). */
 async function replay({ text, token, scenario, host }: Resolved, runners: Runners): Promise<Replayed> {
   const record = await runners.of(host).runOne(onHost(withOverrides(scenario, token), host), token.schedule)
-  return { token: text, hash: record.hash, schedule: record.schedule, projection: JSON.parse(record.json) as Projection }
+  return { token: text, hash: record.hash, schedule: record.schedule, projection: parseProjection(record.json) }
 }
 
 function pretty(projection: Projection): string {

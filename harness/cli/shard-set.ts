@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Report, ReportOutput, ScenarioReport } from '../report/types.ts'
+import type { Report } from '../report/types.ts'
+import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
 import { STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
 import { parseShard, type Shard } from '../explore/shard.ts'
 import { InputError } from './usage-error.ts'

@@ -1,5 +1,7 @@
-import { HARNESS_IDENTITY_TEXT } from '../../src/system-prompt/service.ts'
+import { IDENTITY_TEXTS, TARGET_MODELS } from '../targets/identity.ts'
 import type { TargetName } from '../targets/types.ts'
+
+export { DSH_IDENTITY_TEXT, TARGET_MODELS } from '../targets/identity.ts'
 
 /**
  * The one table of declared differences between loadrace's reference and the
@@ -22,18 +24,12 @@ export interface Normalisation {
   reason: string
 }
 
-/** The model id each target's scripted model answers as (the dsh target's `MOCK_MODEL`; the reference loop's default). */
-export const TARGET_MODELS: Readonly<Record<TargetName, string>> = { reference: 'mock-model', dsh: 'mock' }
-
-/** The text of dsh-system-prompt's `harness:identity` section at 0.1.0-rc.8. */
-export const DSH_IDENTITY_TEXT = 'You are an AI agent powered by DeepSeek Harness.'
-
 /** Every declared difference, in the order they are applied. */
 export const NORMALISATIONS: readonly Normalisation[] = [
   {
     name: 'identity text',
     paths: ['header.system', 'requests[*].system'],
-    values: { reference: HARNESS_IDENTITY_TEXT, dsh: DSH_IDENTITY_TEXT },
+    values: IDENTITY_TEXTS,
     match: 'prefix',
     placeholder: '<identity>',
     reason: 'the system prompt opens with the harness:identity section (order -100), one fixed sentence in which each '

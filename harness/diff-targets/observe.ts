@@ -1,9 +1,9 @@
-import type { Projection } from '../projection/projection.ts'
-import type { ScenarioReport } from '../report/types.ts'
+import { type Projection, parseProjection } from '../projection/projection.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Runner } from '../runners/runner.ts'
-import { tokenOf } from '../judge/analyze.ts'
-import { withOverrides } from '../sweep/sweep.ts'
+import { tokenOf } from '../token.ts'
+import { withOverrides } from '../scenario/overrides.ts'
 import type { TargetName } from '../targets/types.ts'
 import { parseToken } from '../token.ts'
 import { viewDifferences } from './compare.ts'
@@ -62,7 +62,7 @@ export async function compareInterleavings(scenario: Scenario, sides: readonly [
   const rightViews = new Map<string, string>()
   const run = async (target: TargetName, schedule: readonly string[]): Promise<ComparedView> => {
     const record = await runner.runOne(withOverrides(scenario, { target }), schedule)
-    return comparedView(JSON.parse(record.json) as Projection, target)
+    return comparedView(parseProjection(record.json), target)
   }
   const schedules = schedulesOf(sides)
   for (const schedule of schedules) {

@@ -1,4 +1,4 @@
-import type { Verdict } from '../report/types.ts'
+import type { Verdict } from '../verdict/verdict.ts'
 import type { TargetName } from '../targets/types.ts'
 
 /** `value`: the two sides hold different values; `key-order`: a mapping with its keys in another order; `missing`: only one side has it. */

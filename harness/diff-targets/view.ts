@@ -1,4 +1,5 @@
-import type { Outcome, Projection, StuckInfo } from '../projection/projection.ts'
+import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
+import type { Projection } from '../projection/projection.ts'
 import type { LiveRecord, TargetName } from '../targets/types.ts'
 import { normalise } from './normalisations.ts'
 

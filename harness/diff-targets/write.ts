@@ -1,4 +1,4 @@
-import { writeDocuments, type DocumentFormat } from '../matrix/documents.ts'
+import { writeDocuments, type DocumentFormat } from '../report/documents.ts'
 import { renderDiffJson, renderDiffMarkdown } from './render.ts'
 import type { TargetDiffReport } from './types.ts'
 

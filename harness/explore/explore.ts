@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario/types.ts'
-import { SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
+import { serviceEntryIds as raceEntryIds } from '../targets/catalogue.ts'
 import { scheduleKey, spaceOf, spaceSize, type Schedule, type Space } from '../space/space.ts'
 import { deviation, discoveredSpace } from '../space/discovered.ts'
 import { RealisedOrders } from '../space/coverage.ts'
@@ -80,7 +80,7 @@ export interface Exploration {
 /** The service entries that race with the plugins when a scenario says `services: entries`. */
 export function serviceEntryIds(scenario: Scenario): readonly string[] {
   if (scenario.services !== 'entries') return []
-  return scenario.app === 'none' ? SERVICE_ENTRY_IDS.none : SERVICE_ENTRY_IDS.app
+  return raceEntryIds(scenario.app)
 }
 
 /** The interleaving space the scenario file declares: one chain per loader entry (services first when they race), one op per registration batch. */

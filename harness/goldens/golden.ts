@@ -1,9 +1,11 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unifiedDiff } from '../oracle/diff.ts'
-import type { GoldenStatus } from '../report/types.ts'
 import type { Projection } from '../projection/projection.ts'
 import { goldensFolderOf } from './location.ts'
+
+/** How a scenario's canonical projection compared with its golden. */
+export type GoldenStatus = 'match' | 'mismatch' | 'written' | 'missing' | 'none'
 
 /**
  * A golden pins the canonical projection of a deterministic scenario: the

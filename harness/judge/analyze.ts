@@ -1,34 +1,19 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { Divergence, HostDifference, UncontrolledReplay, Verdict } from '../report/types.ts'
 import { pluginOf, type Schedule, type Space } from '../space/space.ts'
-import { formatToken } from '../token.ts'
+import { tokenOf } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
 import { movedContributions, movedOwners, sectionDiff } from '../oracle/moved.ts'
 import { describeDifference, locateDifference } from '../oracle/readable.ts'
-import type { Projection } from '../projection/projection.ts'
+import { parseProjection } from '../projection/projection.ts'
 import type { Exploration, OutputGroup } from '../explore/explore.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
 import { swapMatrix, swapPlugins } from './swaps.ts'
 import { compareHosts, type HostRun } from './host-comparison.ts'
-
-/** What the exploration means. */
-export interface Analysis {
-  verdict: Verdict
-  divergence: Divergence | null
-  /** A schedule whose fresh rerun gave other bytes, with both hashes and the diff. */
-  uncontrolled: UncontrolledReplay | null
-  /** The first stuck interleaving. */
-  stuck: RunRecord | null
-  /** With verdict `host-dependent`: the interleaving whose bytes differ between two hosts. */
-  hostDifference?: HostDifference
-}
-
-/** The replay token of an interleaving of `scenario`. */
-export function tokenOf(scenario: Scenario, schedule: Schedule): string {
-  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule, ...scenario.host === undefined ? {} : { host: scenario.host } })
-}
+import type { Divergence } from '../verdict/divergence.ts'
+import type { Analysis, HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
+import type { StuckInfo } from '../verdict/outcome.ts'
 
 /**
  * How many fresh reruns each distinct output's first interleaving gets before
@@ -51,8 +36,8 @@ function rerunsOf(index: number, divergent: boolean): number {
 
 /** The first part in which the explored and the rerun bytes differ, and its diff (none when they are the same bytes). */
 function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff'> {
-  const a = JSON.parse(explored) as Projection
-  const b = JSON.parse(rerun) as Projection
+  const a = parseProjection(explored)
+  const b = parseProjection(rerun)
   const difference = firstDifference(a, b)
   if (!difference) return { part: null, diff: '' }
   return { part: difference.part, diff: diffPart(a, b, difference.part, [`${token} (explored)`, `${token} (rerun)`]) }
@@ -83,8 +68,8 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
   const tokens: [string, string] = [tokenOf(scenario, replayableSchedule(left)), tokenOf(scenario, replayableSchedule(right))]
-  const a = JSON.parse(left.json) as Projection
-  const b = JSON.parse(right.json) as Projection
+  const a = parseProjection(left.json)
+  const b = parseProjection(right.json)
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
   const moved = movedContributions(left.contributions, right.contributions)
   const plugins = swapPlugins(space, result.blame, movedOwners(moved))
@@ -114,16 +99,16 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
 export async function analyze(scenario: Scenario, exploration: Exploration, cache: RunCache, otherHosts: readonly HostRun[] | HostDifference = []): Promise<Analysis> {
   const outputs = exploration.outputs
   const baseline = outputs[0]?.first
-  if (!baseline) return { verdict: 'error', divergence: null, uncontrolled: null, stuck: null }
-  const stuck = outputs.find(group => group.first.outcome === 'stuck')?.first ?? null
-  const uncontrolled = await uncontrolledReplay(scenario, outputs, cache, stuck === null && outputs.length > 1)
-  if (uncontrolled) return { verdict: 'uncontrolled', divergence: null, uncontrolled, stuck }
+  if (!baseline) return { verdict: 'error' }
+  const stuck = outputs.map(group => group.first).find((record): record is RunRecord & { stuck: StuckInfo } => record.outcome === 'stuck' && record.stuck !== null)
+  const uncontrolled = await uncontrolledReplay(scenario, outputs, cache, stuck === undefined && outputs.length > 1)
+  if (uncontrolled) return { verdict: 'uncontrolled', uncontrolled }
   // The same interleaving giving other bytes on another host is not an order bug: checked before any order is blamed.
   // A merge of shards brings the difference a shard already found.
   const hosts = Array.isArray(otherHosts) ? await compareHosts({ scenario, exploration, cache }, otherHosts) : { kind: 'host-dependent' as const, difference: otherHosts as HostDifference }
-  if (hosts.kind === 'uncontrolled') return { verdict: 'uncontrolled', divergence: null, uncontrolled: hosts.replay, stuck }
-  if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', divergence: null, uncontrolled: null, stuck, hostDifference: hosts.difference }
-  if (stuck) return { verdict: 'stuck', divergence: null, uncontrolled: null, stuck }
-  if (outputs.length === 1) return { verdict: 'deterministic', divergence: null, uncontrolled: null, stuck: null }
-  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, outputs[1]!.first, cache), uncontrolled: null, stuck: null }
+  if (hosts.kind === 'uncontrolled') return { verdict: 'uncontrolled', uncontrolled: hosts.replay }
+  if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', hostDifference: hosts.difference }
+  if (stuck) return { verdict: 'stuck', stuck: { schedule: replayableSchedule(stuck), stuck: stuck.stuck } }
+  if (outputs.length === 1) return { verdict: 'deterministic' }
+  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, outputs[1]!.first, cache) }
 }

@@ -1,10 +1,11 @@
 import type { ExpectedTool, Scenario } from '../scenario/types.ts'
-import type { Projection } from '../projection/projection.ts'
+import { type Projection, parseProjection } from '../projection/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
-import type { UncontrolledReplay } from '../report/types.ts'
+import type { UncontrolledReplay } from '../verdict/verdict.ts'
 import { describeInactive } from '../runtime/inactive.ts'
-import type { Analysis } from './analyze.ts'
-import { tokenOf, UNCONTROLLED_CAUSES } from './analyze.ts'
+import type { Analysis } from '../verdict/verdict.ts'
+import { tokenOf } from '../token.ts'
+import { UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from '../explore/explore.ts'
 import { replayableSchedule } from '../runners/runner.ts'
 
@@ -82,21 +83,26 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     case 'error':
       return ['no interleaving ran']
     case 'uncontrolled':
-      return [uncontrolledProblem(analysis.uncontrolled!)]
+      return [uncontrolledProblem(analysis.uncontrolled)]
     case 'host-dependent': {
-      const { hosts, hashes, tokens, part } = analysis.hostDifference!
+      const { hosts, hashes, tokens, part } = analysis.hostDifference
       return [`the same interleaving gives different bytes on hosts ${hosts[0]} and ${hosts[1]}, differing in ${part}: ${tokens[0]} gives ${hashes[0]}, ${tokens[1]} gives ${hashes[1]}; a host dependence (Node runtime, default locale or time zone), not an order bug`]
     }
     case 'stuck': {
-      const info = analysis.stuck!.stuck!
+      const info = analysis.stuck.stuck
       if (expect.outcome !== 'stuck') {
-        problems.push(`interleaving ${tokenOf(scenario, replayableSchedule(analysis.stuck!))} is stuck (${info.reason} during ${info.phase}; waiting for ${info.waiting.join(', ') || 'unsettled work'})`)
+        problems.push(`interleaving ${tokenOf(scenario, analysis.stuck.schedule)} is stuck (${info.reason} during ${info.phase}; waiting for ${info.waiting.join(', ') || 'unsettled work'})`)
       }
       break
     }
     case 'divergent': {
-      const d = analysis.divergence!
-      if (expect.deterministic) problems.push(`interleavings differ in ${d.part} (${d.kind}): swapping ${d.blame[0]} and ${d.blame[1]} changes the bytes`)
+      const d = analysis.divergence
+      if (expect.deterministic) {
+        // Without a divergence the sweep was cut short before the difference was minimised.
+        problems.push(d === null
+          ? 'interleavings differ (interrupted before the difference was minimised)'
+          : `interleavings differ in ${d.part} (${d.kind}): swapping ${d.blame[0]} and ${d.blame[1]} changes the bytes`)
+      }
       break
     }
     case 'deterministic':
@@ -107,7 +113,7 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
   }
   for (const group of exploration.outputs) {
     const record = group.first
-    const projection = JSON.parse(group.json) as Projection
+    const projection = parseProjection(group.json)
     const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
     if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(projection)}`)
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {

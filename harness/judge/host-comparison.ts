@@ -1,10 +1,10 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { HostDifference, UncontrolledReplay } from '../report/types.ts'
+import type { HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
 import { diffPart, firstDifference } from '../oracle/compare.ts'
-import type { Projection } from '../projection/projection.ts'
+import { parseProjection } from '../projection/projection.ts'
 import type { Exploration } from '../explore/explore.ts'
 import type { RunCache } from '../runners/run-cache.ts'
-import { tokenOf } from './analyze.ts'
+import { tokenOf } from '../token.ts'
 
 /** One host's exploration of the same plan, for comparing with the first host's. */
 export interface HostRun {
@@ -59,8 +59,8 @@ export async function compareHosts(first: HostRun, others: readonly HostRun[]): 
       sides.push({ run, hash: expected, json })
     }
     const [a, b] = sides as [typeof sides[0], typeof sides[0]]
-    const left = JSON.parse(a.json) as Projection
-    const right = JSON.parse(b.json) as Projection
+    const left = parseProjection(a.json)
+    const right = parseProjection(b.json)
     const part = firstDifference(left, right)?.part ?? 'events'
     const tokens: [string, string] = [tokenOf(a.run.scenario, schedule), tokenOf(b.run.scenario, schedule)]
     return {

@@ -1,12 +1,85 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { GoldenStatus, ReportOutput, ScenarioReport } from '../report/types.ts'
 import { formatGuarantee } from '../strategies/index.ts'
-import type { Analysis } from './analyze.ts'
-import { tokenOf } from './analyze.ts'
+import type { Analysis } from '../verdict/verdict.ts'
+import { tokenOf } from '../token.ts'
 import { replayableSchedule } from '../runners/runner.ts'
 import type { Exploration } from '../explore/explore.ts'
 import { spaceOfScenario } from '../explore/explore.ts'
 import { spaceSize, type Space } from '../space/space.ts'
+import type { GoldenStatus } from '../goldens/golden.ts'
+import type { Divergence } from '../verdict/divergence.ts'
+import type { HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
+
+/** One distinct output (projection) and the interleavings that produced it. */
+export interface ReportOutput {
+  /** sha256 (hex) of the projection's JSON: the name of the output. */
+  hash: string
+  /** How many explored interleavings produced it. */
+  count: number
+  /** Exploration position (0-based, in the unsharded plan) of the first interleaving that produced it. */
+  first: number
+  /** Replay token of the first interleaving that produced it. */
+  token: string
+  /** The header's tool names for this output (empty when the turn failed). */
+  tools: string[]
+}
+
+export interface ScenarioReport {
+  name: string
+  /** The scenario file as given on the command line. */
+  file: string
+  variant: string
+  target: string
+  /** Number of plugin entries in the scenario. */
+  plugins: number
+  /** Size of the (discovered) interleaving space, as an exact decimal string (it can exceed 2^53). */
+  space: string
+  /** Operations found by running the scenario beyond those its file declares (timers its plugins set up while booting), in chain order. */
+  discovered: string[]
+  /** Planned interleavings that ran (in this shard). */
+  planned: number
+  /** Distinct effective release orders those runs realised: what the guarantee speaks of. */
+  explored: number
+  /** For a t-way plan: how many of the t-orders the system allows the effective orders realised. */
+  coverage?: { strength: number, realised: number, total: number }
+  /** Runs whose effective order fell outside the discovered space (the guarantee is then `sampled`). */
+  deviations?: { count: number, token: string, reason: string }
+  /** Sharded sweeps only: the distinct effective orders (`<op>,…/<enabledAt>,…`), so a merge can count and check them. */
+  orders?: string[]
+  strategy: string
+  /** `exhaustive`, `t-way:N` or `sampled`. */
+  guarantee: string
+  verdict: Verdict
+  /** Whether the scenario met its expectation (and its golden); absent when it was skipped. */
+  passed?: boolean
+  /** Outcome of the interleavings when they agree: completed | turn-error | load-error | stuck; `mixed` when they do not. */
+  outcome: string
+  distinctOutputs: number
+  outputs: ReportOutput[]
+  divergence: Divergence | null
+  /** Set when the verdict is `uncontrolled`: the interleaving that replayed to other bytes. */
+  uncontrolled?: UncontrolledReplay
+  /** The hosts every interleaving ran on, the first host first (`current`: the Node running loadrace, as it is). */
+  hosts: string[]
+  /** The Node the first host ran on, and the APIs the target had to supply to it (e.g. Promise.withResolvers on Node 20). */
+  runtime?: { node: string, shims: string[] }
+  /** Set when the verdict is `host-dependent`: the interleaving whose bytes differ between two hosts. */
+  hostDifference?: HostDifference
+  golden: GoldenStatus
+  /** What the scenario file expected. */
+  expected: { outcome: string, deterministic: boolean }
+  /** Why the scenario failed, one line per reason (empty when it passed). */
+  problems: string[]
+  /** The golden's path (as the sweep's working directory sees it), when one was compared or written. */
+  goldenFile?: string
+  /** Unified diff against the golden, when it mismatched. */
+  goldenDiff?: string
+  /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */
+  skipped?: string
+  /** Set with verdict `error` when exploring or judging this scenario failed inside loadrace: the error's message. */
+  error?: string
+  durationMs: number
+}
 
 /** The operations of `space` the scenario file does not declare, in chain order. */
 function discoveredOps(scenario: Scenario, space: Space): string[] {
@@ -67,17 +140,17 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     outcome: outcomeOf(exploration),
     distinctOutputs: outputs.length,
     outputs,
-    divergence: analysis.divergence,
+    divergence: analysis.verdict === 'divergent' ? analysis.divergence : null,
     hosts: [],
     golden: input.golden.status,
     expected: { outcome: scenario.expect.outcome, deterministic: scenario.expect.deterministic },
     problems,
     durationMs: input.durationMs,
   }
-  if (analysis.uncontrolled !== null) report.uncontrolled = analysis.uncontrolled
+  if (analysis.verdict === 'uncontrolled') report.uncontrolled = analysis.uncontrolled
   report.hosts = [...input.hosts]
   if (exploration.runtime !== undefined) report.runtime = exploration.runtime
-  if (analysis.hostDifference !== undefined) report.hostDifference = analysis.hostDifference
+  if (analysis.verdict === 'host-dependent') report.hostDifference = analysis.hostDifference
   if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report

@@ -1,4 +1,4 @@
-import type { ScenarioReport } from '../report/types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { CellExpectation } from './expectations.ts'
 import type { RequestAgreement } from './requests.ts'
 

@@ -1,6 +1,6 @@
 import type { FaultKind, ListenerPluginSpec, PluginSpec, Scenario } from '../scenario/types.ts'
 import { editToolList } from '../plugins/listener-plugin.ts'
-import { compareCodeUnits, TOOL_ORDER_REST } from '../../src/system-prompt/tool-order.ts'
+import { compareCodeUnits, TOOL_ORDER_REST } from './rfc.ts'
 
 /**
  * What a scenario's definition says about who contributes which tools to its

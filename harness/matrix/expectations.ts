@@ -1,8 +1,8 @@
-import type { DivergencePart, Verdict } from '../report/types.ts'
+import type { DivergencePart } from '../verdict/divergence.ts'
+import type { Verdict } from '../verdict/verdict.ts'
 import type { Scenario } from '../scenario/types.ts'
-import type { VariantName } from '../../src/variants/types.ts'
-import { variants } from '../../src/variants/index.ts'
-import { compareCodeUnits } from '../../src/system-prompt/tool-order.ts'
+import type { VariantName } from '../targets/catalogue.ts'
+import { compareByLocale, compareCodeUnits } from './rfc.ts'
 import {
   headerLogged, headerSize, nonCommutingListeners, racingContributors, statedUnlistedNames, unknownNameContributors, type Contributor,
 } from './contributions.ts'
@@ -177,8 +177,7 @@ export const RULES: Readonly<Record<VariantName, VariantRule>> = {
     rfc: 'When toolOrder is unset, the canonical order is plain lexicographic name order (code-unit comparison, locale-independent), so determinism requires no configuration.',
     predict: (facts) => {
       const expectation = canonicalPrediction(facts, 'a comparator is as deterministic')
-      const compare = variants['locale-compare'].compareNames
-      const disagrees = compare === null ? undefined : comparatorDisagrees(facts.scenario, compare)
+      const disagrees = comparatorDisagrees(facts.scenario, compareByLocale)
       if (facts.scenario.variant !== 'canonical' || expectation.verdict !== 'deterministic' || disagrees === undefined) return expectation
       return { ...expectation, golden: disagrees ? 'mismatch' : 'match' }
     },

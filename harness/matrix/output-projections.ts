@@ -1,8 +1,8 @@
-import type { Projection } from '../projection/projection.ts'
-import type { ScenarioReport } from '../report/types.ts'
+import { type Projection, parseProjection } from '../projection/projection.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Runner } from '../runners/runner.ts'
-import { withOverrides } from '../sweep/sweep.ts'
+import { withOverrides } from '../scenario/overrides.ts'
 import { parseToken } from '../token.ts'
 
 /**
@@ -17,7 +17,7 @@ export async function outputProjections(scenario: Scenario, entry: ScenarioRepor
   for (const output of entry.outputs) {
     const token = parseToken(output.token)
     const record = await runner.runOne(withOverrides(scenario, token), token.schedule)
-    projections.push(JSON.parse(record.json) as Projection)
+    projections.push(parseProjection(record.json))
   }
   return projections
 }

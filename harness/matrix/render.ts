@@ -1,6 +1,6 @@
 import { escapeMarkdown, markdownCode } from '../report/escape.ts'
 import { replayCommand } from '../report/present.ts'
-import type { Verdict } from '../report/types.ts'
+import type { Verdict } from '../verdict/verdict.ts'
 import type { CellExpectation } from './expectations.ts'
 import { RULES } from './expectations.ts'
 import type { MatrixCell, MatrixReport } from './types.ts'

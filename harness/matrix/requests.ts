@@ -1,8 +1,6 @@
 import type { Projection } from '../projection/projection.ts'
-import { AGENT_LOOP_PACKAGE } from '../../src/agent/invariant.ts'
 
-/** The start of every message of the loop's reconstruction invariant. */
-export const INVARIANT_FAILURE = `invariant violated by "${AGENT_LOOP_PACKAGE}"`
+import { INVARIANT_FAILURE } from './rfc.ts'
 
 /**
  * How the dispatched requests of several outputs compare: all the same;

@@ -1,5 +1,7 @@
-import type { DivergenceKind, DivergencePart, GoldenStatus, Verdict } from '../report/types.ts'
-import type { VariantName } from '../../src/variants/types.ts'
+import type { DivergenceKind, DivergencePart } from '../verdict/divergence.ts'
+import type { GoldenStatus } from '../goldens/golden.ts'
+import type { Verdict } from '../verdict/verdict.ts'
+import type { VariantName } from '../targets/catalogue.ts'
 import type { CellExpectation } from './expectations.ts'
 import type { RequestAgreement } from './requests.ts'
 

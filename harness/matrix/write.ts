@@ -1,4 +1,4 @@
-import { writeDocuments, type DocumentFormat } from './documents.ts'
+import { writeDocuments, type DocumentFormat } from '../report/documents.ts'
 import { renderMatrixJson, renderMatrixMarkdown } from './render.ts'
 import type { MatrixReport } from './types.ts'
 

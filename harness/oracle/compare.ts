@@ -1,6 +1,6 @@
 import { unifiedDiff } from './diff.ts'
 import { readable } from './readable.ts'
-import type { DivergenceKind, DivergencePart } from '../report/types.ts'
+import type { DivergenceKind, DivergencePart } from '../verdict/divergence.ts'
 import type { Projection } from '../projection/projection.ts'
 
 /**

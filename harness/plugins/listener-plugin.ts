@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ListenerPluginSpec } from '../scenario/types.ts'
-import type { PromptAssembly } from '../../src/system-prompt/types.ts'
+import type { PromptAssemblyTools } from '../targets/types.ts'
 
 function schema(name: string) {
   return { name, description: `${name} tool`, parameters: { type: 'object', properties: {} } }
@@ -17,7 +17,7 @@ export function editToolList<T extends { readonly name: string }>(tools: readonl
 }
 
 /** Applies a listener spec to an assembly's tool list (see `editToolList`). */
-export function editTools(assembly: PromptAssembly, spec: ListenerPluginSpec['listener']): void {
+export function editTools(assembly: PromptAssemblyTools, spec: ListenerPluginSpec['listener']): void {
   assembly.tools = editToolList(assembly.tools, spec, schema)
 }
 

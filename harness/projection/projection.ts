@@ -1,17 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { LiveRecord, Observation } from '../targets/types.ts'
-
-/** How an interleaving ended. */
-export type Outcome = 'completed' | 'turn-error' | 'load-error' | 'stuck'
-
-/** Why an interleaving was declared stuck. */
-export interface StuckInfo {
-  /** `no-progress`: work was unsettled and nothing could wake it; `timeout`: the per-interleaving timeout expired. */
-  reason: 'no-progress' | 'timeout'
-  phase: 'boot' | 'turns'
-  /** What the run was waiting for when it stopped: pending or unreached operations, and loader entries whose import or plugin never settled. */
-  waiting: string[]
-}
+import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
 
 /** A loader entry whose plugin never became active, and why. */
 export interface InactiveEntry {
@@ -118,7 +107,7 @@ export interface ProjectedBytes {
 
 function wholeProjection(view: Record<keyof Projection, unknown>): ProjectedBytes {
   const json = JSON.stringify(view)
-  return { projection: JSON.parse(json) as Projection, json, hash: hashOf(json) }
+  return { projection: parseProjection(json), json, hash: hashOf(json) }
 }
 
 /**
@@ -166,6 +155,11 @@ export function projectWithBytes(input: ProjectionInput): ProjectedBytes {
 /** Builds the projection of one interleaving from what it observed. */
 export function project(input: ProjectionInput): Projection {
   return projectWithBytes(input).projection
+}
+
+/** The projection whose bytes are `json` (what {@link serialize} and a run's record hold). */
+export function parseProjection(json: string): Projection {
+  return JSON.parse(json) as Projection
 }
 
 /** The projection's bytes: JSON with the system's own key order (key order is part of a request's bytes). */

@@ -24,7 +24,9 @@ import {
   verdictText,
 } from './present.ts'
 import type { ReportStatus, ScenarioResult } from './present.ts'
-import type { Divergence, Report, ScenarioReport } from './types.ts'
+import type { Divergence } from '../verdict/divergence.ts'
+import type { Report } from './types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 
 /**
  * `report.html`: one self-contained page (inline CSS, no script, no network)

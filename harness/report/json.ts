@@ -1,4 +1,7 @@
-import type { Divergence, Report, ReportOutput, ScenarioReport, UncontrolledReplay, HostDifference } from './types.ts'
+import type { Divergence } from '../verdict/divergence.ts'
+import type { Report } from './types.ts'
+import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
+import type { UncontrolledReplay, HostDifference } from '../verdict/verdict.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field

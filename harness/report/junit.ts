@@ -13,7 +13,8 @@ import {
   shortHash,
   totalsOf,
 } from './present.ts'
-import type { Report, ScenarioReport } from './types.ts'
+import type { Report } from './types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 
 /**
  * `junit.xml` for CI test views: one `<testsuite name="loadrace">`, one

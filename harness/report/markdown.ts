@@ -26,7 +26,8 @@ import {
   shortHash,
   verdictText,
 } from './present.ts'
-import type { Report, ScenarioReport } from './types.ts'
+import type { Report } from './types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 
 /**
  * `report.md`, also appended to a GitHub job summary: a headline, one table

@@ -1,5 +1,9 @@
 import { shellQuote, shellWord } from './escape.ts'
-import type { Divergence, DivergenceKind, GoldenStatus, Report, ScenarioReport, Verdict } from './types.ts'
+import type { Divergence, DivergenceKind } from '../verdict/divergence.ts'
+import type { GoldenStatus } from '../goldens/golden.ts'
+import type { Report } from './types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
+import type { Verdict } from '../verdict/verdict.ts'
 
 /**
  * What every human-facing format says the same way: the wording of results,

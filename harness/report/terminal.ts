@@ -1,6 +1,6 @@
 import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
-import type { ScenarioReport } from './types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
 
 /**
  * A scenario as the terminal shows it — the `loadrace sweep` output, the

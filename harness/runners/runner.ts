@@ -1,6 +1,6 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
-import type { Outcome, StuckInfo } from '../projection/projection.ts'
+import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
 import { headerToolNames } from '../projection/projection.ts'
 import { loadTarget } from '../targets/index.ts'
 import { runInterleaving } from '../runtime/interleaving.ts'

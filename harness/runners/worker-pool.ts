@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { environmentOf, isCurrentProcess, nodeBinaryOf, type Host } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
-import { tokenOf } from '../judge/analyze.ts'
+import { tokenOf } from '../token.ts'
 import type { RunRecord, Runner } from './runner.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 

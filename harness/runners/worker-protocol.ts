@@ -1,4 +1,4 @@
-import type { VariantName } from '../../src/variants/types.ts'
+import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../scenario/types.ts'
 import type { RunRecord } from './runner.ts'
 

@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { runRecord, type RunRecord } from './runner.ts'
-import { withOverrides } from '../sweep/sweep.ts'
+import { withOverrides } from '../scenario/overrides.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
 /** The channel to the pool: the thread's parent port, or the child process's IPC channel. */

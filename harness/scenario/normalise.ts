@@ -4,11 +4,15 @@
  */
 import { parseHost } from '../hosts/host.ts'
 import { resolve } from 'node:path'
-import { definedOnly } from '../../src/app/forward.ts'
 import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
 import type { LoadedModule } from './modules.ts'
 import type { EntryTree } from './entries-file.ts'
 import type { BaseConfig, EntriesSource, ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
+
+/** `values` without its undefined keys (an explicit `null` stays, for the service to reject). */
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>
+}
 
 type FileEntry = ScenarioFile['plugins'][number]
 type FileTool = NonNullable<FileEntry['tools']>[number]

@@ -5,10 +5,9 @@
  */
 import { HOST_FORMS } from '../hosts/host.ts'
 import Schema from '@deepseek-ai/schemastery'
-import { VARIANT_NAMES } from '../../src/variants/types.ts'
-import {
-  APP_NAMES, FAULT_KINDS, LOADER_MODES, OUTCOMES, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE,
-} from './types.ts'
+import { VARIANT_NAMES } from '../targets/catalogue.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
+import { OUTCOMES } from '../verdict/outcome.ts'
 import { hinted } from './hints.ts'
 
 /** Scenario names (and default names taken from file names). */

@@ -2,9 +2,9 @@
  * The normalised shape of one scenario file: a race to check, the system it
  * runs against, and what the run must show. Produced by `loadScenario()`.
  */
-import type { VariantName } from '../../src/variants/types.ts'
-import { ALL_SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
+import type { VariantName } from '../targets/catalogue.ts'
 import type { ModuleOutcome } from './modules.ts'
+import type { Outcome } from '../verdict/outcome.ts'
 
 /** Which app composition hosts the agent (`none`: the base services only). */
 export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as const
@@ -27,15 +27,8 @@ export type ServiceMode = typeof SERVICE_MODES[number]
 export const FAULT_KINDS = ['import-rejects', 'apply-throws', 'apply-hangs', 'import-hangs', 'leak'] as const
 export type FaultKind = typeof FAULT_KINDS[number]
 
-/** How a run of the scenario ends. */
-export const OUTCOMES = ['completed', 'turn-error', 'load-error', 'stuck'] as const
-export type Outcome = typeof OUTCOMES[number]
-
-/** Outcomes that carry an error message an expectation may match. */
-export const ERROR_OUTCOMES: readonly Outcome[] = ['turn-error', 'load-error']
-
 /** Loader entry ids the base composition uses when `services: entries`; plugin ids may not take them. */
-export const RESERVED_SERVICE_IDS: readonly string[] = ALL_SERVICE_ENTRY_IDS
+export { RESERVED_SERVICE_IDS } from '../targets/catalogue.ts'
 
 /** Inclusive bounds of `turns`. */
 export const TURN_RANGE = { min: 1, max: 20 } as const
@@ -132,8 +125,6 @@ export interface ExpectedTool {
   parameters?: Record<string, unknown>
 }
 
-/** Outcomes after which a request header is logged (`expect.header` applies only to them). */
-export const HEADER_OUTCOMES: readonly Outcome[] = ['completed', 'load-error']
 
 /** What every interleaving of the scenario must show. */
 export interface Expectation {

@@ -1,14 +1,17 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { HostDifference, Report, ScenarioReport } from '../report/types.ts'
-import type { VariantName } from '../../src/variants/types.ts'
+import type { HostDifference } from '../verdict/verdict.ts'
+import type { Report } from '../report/types.ts'
+import type { ScenarioReport } from '../judge/scenario-report.ts'
+import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
-import type { Projection } from '../projection/projection.ts'
+import { type Projection, parseProjection } from '../projection/projection.ts'
 import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import { VERSION } from '../package/version.ts'
 import { explore, type Exploration, type ExploreOptions } from '../explore/explore.ts'
 import { analyze } from '../judge/analyze.ts'
+import type { Analysis } from '../verdict/verdict.ts'
 import { expectationProblems } from '../judge/expectation.ts'
 import { RunCache } from '../runners/run-cache.ts'
 import type { Runner } from '../runners/runner.ts'
@@ -16,6 +19,7 @@ import type { Runners } from '../runners/by-host.ts'
 import type { HostRun } from '../judge/host-comparison.ts'
 import { CURRENT_HOST, isCurrentProcess, node22Binary, nodeBinaryOf, parseHost, type Host } from '../hosts/host.ts'
 import type { Space } from '../space/space.ts'
+import { onHost, withOverrides } from '../scenario/overrides.ts'
 import { internalErrorReport, scenarioReport, skippedReport } from '../judge/scenario-report.ts'
 import { formatShard } from '../explore/shard.ts'
 
@@ -46,17 +50,17 @@ export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
   onProgress?: (scenario: Scenario, explored: number, planned: number) => void
 }
 
-/** A scenario with the sweep's overrides applied. */
-export function withOverrides(scenario: Scenario, options: { variant?: VariantName, target?: TargetName }): Scenario {
-  return { ...scenario, variant: options.variant ?? scenario.variant, target: options.target ?? scenario.target }
-}
-
 async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined): Promise<GoldenCheck> {
   if (!policy || scenario.target !== 'reference') return { status: 'none' }
   // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
   const compareOnly = overridden || policy.compareOnly === true
   const check = await checkGolden(goldenOf(scenario.name, projection), scenario.file, compareOnly ? { ...policy, update: false, ci: true } : policy)
   return compareOnly && check.status === 'missing' ? { status: 'none' } : check
+}
+
+/** An interrupted exploration, judged without replays or minimisation. */
+function interruptedAnalysis(exploration: Exploration): Analysis {
+  return exploration.outputs.length > 1 ? { verdict: 'divergent', divergence: null } : { verdict: 'deterministic' }
 }
 
 /** What judging an exploration needs besides the exploration itself. */
@@ -79,13 +83,13 @@ export interface JudgeOptions {
 export async function judge(original: Scenario, scenario: Scenario, exploration: Exploration, options: JudgeOptions, started = Date.now()): Promise<ScenarioReport> {
   const interrupted = options.interrupted === true
   const analysis = interrupted
-    ? { verdict: exploration.outputs.length > 1 ? 'divergent' as const : 'deterministic' as const, divergence: null, uncontrolled: null, stuck: null }
+    ? interruptedAnalysis(exploration)
     : await analyze(scenario, exploration, new RunCache(options.runner, scenario), options.otherHosts)
   const problems = expectationProblems(scenario, exploration, analysis)
   if (interrupted) problems.unshift('interrupted before the exploration finished')
   const overridden = scenario.variant !== original.variant || scenario.target !== original.target
   const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
-    ? await goldenFor(scenario, overridden, JSON.parse(exploration.outputs[0]!.json) as Projection, options.goldens)
+    ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens)
     : { status: 'none' as const }
   const hosts = [...options.hosts ?? [scenario.host ?? CURRENT_HOST.name]]
   return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
@@ -109,12 +113,6 @@ function hostProblem(host: Host, withRunners: boolean): string | undefined {
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
   }
-}
-
-/** The scenario as it runs on `host` (its tokens name the host unless it is this very process). */
-export function onHost(scenario: Scenario, host: Host): Scenario {
-  const { host: _previous, ...rest } = scenario
-  return isCurrentProcess(host) ? rest : { ...rest, host: host.name }
 }
 
 /** Sweeps one scenario: explore, then judge. */

@@ -24,6 +24,11 @@ export interface TargetTool {
   parameters: Record<string, unknown>
 }
 
+/** The part of a `system-prompt/assemble` waterfall's assembly a listener plugin edits, on either target. */
+export interface PromptAssemblyTools {
+  tools: TargetTool[]
+}
+
 /** A live notification, in emission order. */
 export type LiveRecord =
   | { event: 'agent/status', status: string }

@@ -14,8 +14,8 @@ import { movedContributions } from '../../harness/oracle/moved.ts'
 import type { Scenario } from '../../harness/scenario/types.ts'
 import { parseHost } from '../../harness/hosts/host.ts'
 import { runnersFor } from '../../harness/runners/by-host.ts'
-import { onHost } from '../../harness/sweep/sweep.ts'
-import type { Projection } from '../../harness/projection/projection.ts'
+import { onHost } from '../../harness/scenario/overrides.ts'
+import { parseProjection } from '../../harness/projection/projection.ts'
 
 /** The advanced chain runs on Node 22 (its code runtime needs it): a worker process on that host. */
 const runners = runnersFor({ workers: 1 })
@@ -25,7 +25,7 @@ afterAll(() => runners.close())
 async function runOnItsHost(scenario: Scenario, schedule: readonly string[]) {
   const host = parseHost(scenario.defaultHost!)
   const record = await runners.of(host).runOne(onHost(scenario, host), schedule)
-  return { projection: JSON.parse(record.json) as Projection, contributions: record.contributions }
+  return { projection: parseProjection(record.json), contributions: record.contributions }
 }
 
 interface ToolSchema { name: string }

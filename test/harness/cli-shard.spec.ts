@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Report, ScenarioReport } from '../../harness/report/types.ts'
+import type { Report } from '../../harness/report/types.ts'
+import type { ScenarioReport } from '../../harness/judge/scenario-report.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from './scenario-fixtures.ts'
 import { main } from '../../harness/cli/main.ts'
 import { captured, comparable, exists, FIVE, RACE, RACE4, inDir, readReport, runCli } from './cli-fixtures.ts'

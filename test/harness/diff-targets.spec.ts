@@ -9,10 +9,10 @@ import type { TargetDiffReport } from '../../harness/diff-targets/types.ts'
 import { COMPARED_PARTS, comparedView } from '../../harness/diff-targets/view.ts'
 import { writeTargetDiffReport } from '../../harness/diff-targets/write.ts'
 import { MATRIX_BUDGET } from '../../harness/matrix/budget.ts'
-import type { Projection } from '../../harness/projection/projection.ts'
+import { type Projection, parseProjection } from '../../harness/projection/projection.ts'
 import { loadScenario, loadScenarios } from '../../harness/scenario/load.ts'
 import { inProcessRunner } from '../../harness/runners/runner.ts'
-import { withOverrides } from '../../harness/sweep/sweep.ts'
+import { withOverrides } from '../../harness/scenario/overrides.ts'
 import { MOCK_MODEL } from '../../harness/targets/dsh/mock-adapter.ts'
 import type { TargetName } from '../../harness/targets/types.ts'
 import { HARNESS_IDENTITY_TEXT } from '../../src/system-prompt/service.ts'
@@ -26,7 +26,7 @@ afterAll(removeFixtureDirs)
 /** The projection of one interleaving of a bundled scenario on `target`. */
 async function projectionOf(file: string, target: TargetName, schedule: string[]): Promise<Projection> {
   const scenario = withOverrides(await loadScenario(file), { target })
-  return JSON.parse((await runner.runOne(scenario, schedule)).json) as Projection
+  return parseProjection((await runner.runOne(scenario, schedule)).json)
 }
 
 describe('diff-targets over the bundled scenarios', () => {

@@ -12,9 +12,9 @@ import { ScenarioError } from '../../harness/scenario/errors.ts'
 import { importFailureText, parseFailureIn } from '../../harness/scenario/import-failure.ts'
 import { sweepScenario } from '../../harness/sweep/sweep.ts'
 import { inProcessRunner } from '../../harness/runners/runner.ts'
-import type { Projection } from '../../harness/projection/projection.ts'
+import { parseProjection, type Projection } from '../../harness/projection/projection.ts'
 import { parseToken } from '../../harness/token.ts'
-import type { ScenarioReport } from '../../harness/report/types.ts'
+import type { ScenarioReport } from '../../harness/judge/scenario-report.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from './scenario-fixtures.ts'
 
 afterAll(removeFixtureDirs)
@@ -30,7 +30,7 @@ async function sweepFile(file: string): Promise<ScenarioReport> {
 async function projectionOf(file: string, report: ScenarioReport): Promise<Projection> {
   const runner = inProcessRunner()
   const scenario = await loadScenario(file)
-  return JSON.parse((await runner.runOne(scenario, parseToken(report.outputs[0]!.token).schedule)).json) as Projection
+  return parseProjection((await runner.runOne(scenario, parseToken(report.outputs[0]!.token).schedule)).json)
 }
 
 /** A reference tool plugin module written with the dsh convention: named name/inject/apply exports, no default. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { hashOf, headerToolNames, project, projectWithBytes, serialisation, type ProjectionInput, type StuckInfo } from '../../harness/projection/projection.ts'
+import { hashOf, headerToolNames, project, projectWithBytes, serialisation, type ProjectionInput } from '../../harness/projection/projection.ts'
+import { type StuckInfo } from '../../harness/verdict/outcome.ts'
 import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'

@@ -1,4 +1,5 @@
-import type { Report, ScenarioReport } from '../../harness/report/types.ts'
+import type { Report } from '../../harness/report/types.ts'
+import type { ScenarioReport } from '../../harness/judge/scenario-report.ts'
 
 /** Hand-built reports for the report renderer specs. */
 

@@ -10,7 +10,7 @@ import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'
 import { expectDeterministic } from '../../harness/vitest.ts'
 import { leakEscaped } from '../../harness/plugins/faults.ts'
-import type { ScenarioReport } from '../../harness/report/types.ts'
+import type { ScenarioReport } from '../../harness/judge/scenario-report.ts'
 import type { Scenario } from '../../harness/scenario/types.ts'
 
 const base = { strategy: 'auto' as const, budget: 5040, seed: '0', workers: 1 }

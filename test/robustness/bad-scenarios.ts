@@ -7,9 +7,8 @@
 import fc from 'fast-check'
 import { stringify } from 'yaml'
 import { VARIANT_NAMES } from '../../src/variants/types.ts'
-import {
-  APP_NAMES, FAULT_KINDS, LOADER_MODES, OUTCOMES, RESERVED_SERVICE_IDS, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE,
-} from '../../harness/scenario/types.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, RESERVED_SERVICE_IDS, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE } from '../../harness/scenario/types.ts'
+import { OUTCOMES } from '../../harness/verdict/outcome.ts'
 
 /** A plugin entry of a scenario document, as YAML holds it. */
 export type EntryDoc = Record<string, unknown>

@@ -7,6 +7,7 @@
  * targets `dsh`, so that reference runs never load them.
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { TARGET_VARIANTS } from '../catalogue.ts'
 import type { Mounted, MountOptions, Target, TargetFeatures } from '../types.ts'
 import { bootProblem, mountComposition } from './compose.ts'
 import { ensurePromiseWithResolvers, suppliedShims } from './node20.ts'
@@ -15,7 +16,7 @@ import { runTurns } from './turns.ts'
 
 /** Why the published packages cannot run a scenario with these features, or undefined. */
 function unsupported(features: TargetFeatures): string | undefined {
-  if (features.variant !== 'canonical') return 'the published packages implement only the canonical policy'
+  if (!(TARGET_VARIANTS.dsh as readonly string[]).includes(features.variant)) return 'the published packages implement only the canonical policy'
   if (features.app !== 'none') return 'the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not published at 0.1.0-rc.8'
   if (features.services === 'entries') return 'the dsh target mounts its services on the root context only (services: entries is not supported)'
   return undefined

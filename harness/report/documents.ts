@@ -1,5 +1,5 @@
-import { parseChoiceList } from '../report/choice-list.ts'
-import { writeFilesAtomically } from '../report/write.ts'
+import { parseChoiceList } from './choice-list.ts'
+import { writeFilesAtomically } from './write.ts'
 
 /**
  * The two formats the matrix and the target comparison write: the JSON

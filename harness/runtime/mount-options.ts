@@ -1,6 +1,6 @@
-import { createDeterministicEnvironment } from '../../src/runtime/environment.ts'
+import { createDeterministicEnvironment } from '../targets/environment.ts'
 import type { Scenario } from '../scenario/types.ts'
-import type { MountOptions } from './types.ts'
+import type { MountOptions } from '../targets/types.ts'
 
 /** How a target mounts `scenario`'s base composition, with a fresh deterministic environment (clock and ids). */
 export function mountOptionsOf(scenario: Scenario): MountOptions {
