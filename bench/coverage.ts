@@ -1,7 +1,9 @@
 import { loadScenario } from '../harness/scenario/load.ts'
 import { spaceOf, spaceSize, type Space } from '../harness/space/space.ts'
 import { coverRows } from '../harness/strategies/cover.ts'
-import { discoverSpace, planFor, spaceOfScenario } from '../harness/explore/explore.ts'
+import { discoverSpace } from '../harness/explore/explore.ts'
+import { planFor } from '../harness/explore/plan.ts'
+import { spaceOfScenario } from '../harness/explore/declared-space.ts'
 import { inProcessRunner } from '../harness/runners/runner.ts'
 import type { CoverageRow, DiscoveredCoverageRow } from './figures.ts'
 

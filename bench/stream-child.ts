@@ -15,7 +15,7 @@
 import { createInterface } from 'node:readline'
 import { CURRENT_HOST } from '../harness/hosts/host.ts'
 import { loadScenario } from '../harness/scenario/load.ts'
-import { planFor } from '../harness/explore/explore.ts'
+import { planFor } from '../harness/explore/plan.ts'
 import { runnersFor } from '../harness/runners/by-host.ts'
 import { cpuNow } from './clock.ts'
 import type { StreamReply } from './scale-out.ts'

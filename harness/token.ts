@@ -156,5 +156,5 @@ function hostOf(text: string): string {
 
 /** The replay token of an interleaving of `scenario`. */
 export function tokenOf(scenario: Scenario, schedule: Schedule): string {
-  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule, ...scenario.host === undefined ? {} : { host: scenario.host } })
+  return formatToken({ scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule, ...scenario.runsOn === undefined ? {} : { host: scenario.runsOn } })
 }

@@ -1,6 +1,7 @@
 import { spaceSize } from '../space/space.ts'
 import { sameSpace } from '../space/discovered.ts'
-import { discoverSpace, spaceOfScenario } from '../explore/explore.ts'
+import { discoverSpace } from '../explore/explore.ts'
+import { spaceOfScenario } from '../explore/declared-space.ts'
 import { runnersFor } from '../runners/by-host.ts'
 import { hostsOf } from '../sweep/sweep.ts'
 import { onHost } from '../scenario/overrides.ts'

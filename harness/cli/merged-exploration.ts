@@ -1,7 +1,11 @@
 import type { Scenario } from '../scenario/types.ts'
 import { spaceSize } from '../space/space.ts'
 import { RealisedOrders } from '../space/coverage.ts'
-import { discoverSpace, ExplorationLog, honestGuarantee, parseOrderKey, planFor, type Exploration, type ExploreOptions, type OutputGroup } from '../explore/explore.ts'
+import { discoverSpace } from '../explore/explore.ts'
+import { ExplorationLog } from '../explore/log.ts'
+import { honestGuarantee, planFor } from '../explore/plan.ts'
+import { parseOrderKey } from '../explore/order-key.ts'
+import { type Exploration, type ExploreOptions, type OutputGroup } from '../explore/exploration.ts'
 import type { Runner } from '../runners/runner.ts'
 import { parseToken } from '../token.ts'
 import { unionOutputs, type ScenarioAcrossShards } from './shard-set.ts'
@@ -30,10 +34,10 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
   }
   const space = await discoverSpace(scenario, runner)
   const { plan, schedules } = planFor(scenario, options, space)
-  const planned = across.entries.reduce((total, entry) => total + entry.planned, 0)
-  if (across.finished && planned !== schedules.length) {
+  const ran = across.entries.reduce((total, entry) => total + entry.planned, 0)
+  if (across.finished && ran !== schedules.length) {
     throw new InputError([
-      `the shards ran ${planned} interleavings of ${scenario.name}, but its plan has ${schedules.length}; `
+      `the shards ran ${ran} interleavings of ${scenario.name}, but its plan has ${schedules.length}; `
         + 'was the scenario file changed since the shards were swept?',
     ])
   }
@@ -47,11 +51,11 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
   return {
     space,
     size: spaceSize(space),
-    planned,
+    ran,
     explored: log.distinct(),
     outputs,
     firstDivergenceAt: divergent ? divergent.first.index + 1 : null,
-    guarantee: honestGuarantee(plan.guarantee(planned, across.finished), log.deviations, log.realised),
+    guarantee: honestGuarantee(plan.guarantee(ran, across.finished), log.deviations, log.realised),
     coverage: log.coverage(),
     deviations: log.deviations,
     finished: across.finished,

@@ -6,7 +6,7 @@ import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
 import { UNCONTROLLED_CAUSES } from './analyze.ts'
-import type { Exploration } from '../explore/explore.ts'
+import type { Exploration } from '../explore/exploration.ts'
 import { replayableSchedule } from '../runners/runner.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario/types.ts'
 import type { HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
 import { diffPart, firstDifference } from '../oracle/compare.ts'
 import { parseProjection } from '../projection/projection.ts'
-import type { Exploration } from '../explore/explore.ts'
+import type { Exploration } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { tokenOf } from '../token.ts'
 
@@ -25,7 +25,7 @@ export type HostFinding =
 export const HOST_RERUNS = 2
 
 function hostName(scenario: Scenario): string {
-  return scenario.host ?? 'current'
+  return scenario.runsOn ?? 'current'
 }
 
 /**

@@ -3,8 +3,8 @@ import { formatGuarantee } from '../strategies/index.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
 import { replayableSchedule } from '../runners/runner.ts'
-import type { Exploration } from '../explore/explore.ts'
-import { spaceOfScenario } from '../explore/explore.ts'
+import type { Exploration } from '../explore/exploration.ts'
+import { spaceOfScenario } from '../explore/declared-space.ts'
 import { spaceSize, type Space } from '../space/space.ts'
 import type { GoldenStatus } from '../goldens/golden.ts'
 import type { Divergence } from '../verdict/divergence.ts'
@@ -128,7 +128,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     plugins: scenario.plugins.length,
     space: exploration.size.toString(),
     discovered: discoveredOps(scenario, exploration.space),
-    planned: exploration.planned,
+    planned: exploration.ran,
     explored: exploration.explored,
     ...exploration.coverage ? { coverage: exploration.coverage } : {},
     ...exploration.deviations ? { deviations: { count: exploration.deviations.count, token: tokenOf(scenario, exploration.deviations.schedule), reason: exploration.deviations.reason } } : {},

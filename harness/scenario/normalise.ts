@@ -138,7 +138,7 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     services: file.services,
     ...file.timeout === undefined ? {} : { timeout: file.timeout },
     ...file.budget === undefined ? {} : { budget: file.budget },
-    ...file.host === undefined ? {} : { defaultHost: parseHost(file.host).name },
+    ...file.host === undefined ? {} : { host: parseHost(file.host).name },
     plugins: source.tree ? treePlugins(source.tree) : (file.plugins ?? []).map((entry, index) => pluginSpec(entry, index, source.modules)),
     ...source.tree ? { entries: entriesSource(source.tree) } : {},
     expect: {

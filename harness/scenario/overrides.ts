@@ -10,6 +10,6 @@ export function withOverrides(scenario: Scenario, options: { variant?: VariantNa
 
 /** The scenario as it runs on `host` (its tokens name the host unless it is this very process). */
 export function onHost(scenario: Scenario, host: Host): Scenario {
-  const { host: _previous, ...rest } = scenario
-  return isCurrentProcess(host) ? rest : { ...rest, host: host.name }
+  const { runsOn: _previous, ...rest } = scenario
+  return isCurrentProcess(host) ? rest : { ...rest, runsOn: host.name }
 }

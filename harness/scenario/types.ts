@@ -164,10 +164,10 @@ export interface Scenario {
   name: string
   /**
    * The host the scenario runs on in this sweep (`harness/hosts/`), when it is
-   * not this very process: a run setting, never read from the file. Replay
-   * tokens name it.
+   * not this very process: a run setting, never read from the file (see
+   * `onHost`). Replay tokens name it.
    */
-  host?: string
+  runsOn?: string
   /** The file path as the user gave it. */
   file: string
   /** Absolute directory of the file; module paths resolve against it. */
@@ -189,7 +189,7 @@ export interface Scenario {
   /** The most interleavings this scenario runs (capping `--budget`); absent when omitted. */
   budget?: number
   /** The host the file says the scenario runs on (`host:`), unless a sweep says otherwise; absent when omitted. */
-  defaultHost?: string
+  host?: string
   /**
    * The loader entries whose imports are scheduled, in file order. With
    * `entries:`, one module entry per importing entry of the cordis.yml

@@ -9,7 +9,8 @@ import { type Projection, parseProjection } from '../projection/projection.ts'
 import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import { VERSION } from '../package/version.ts'
-import { explore, type Exploration, type ExploreOptions } from '../explore/explore.ts'
+import { explore } from '../explore/explore.ts'
+import { type Exploration, type ExploreOptions } from '../explore/exploration.ts'
 import { analyze } from '../judge/analyze.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { expectationProblems } from '../judge/expectation.ts'
@@ -91,14 +92,14 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
   const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
     ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens)
     : { status: 'none' as const }
-  const hosts = [...options.hosts ?? [scenario.host ?? CURRENT_HOST.name]]
+  const hosts = [...options.hosts ?? [scenario.runsOn ?? CURRENT_HOST.name]]
   return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
 }
 
 /** The hosts a scenario runs on (see `SweepOptions.hosts`). */
 export function hostsOf(scenario: Scenario, options: Pick<SweepOptions, 'hosts' | 'runners'>): readonly Host[] {
   if (options.hosts !== undefined && options.hosts.length > 0) return options.hosts
-  if (scenario.defaultHost !== undefined) return [parseHost(scenario.defaultHost)]
+  if (scenario.host !== undefined) return [parseHost(scenario.host)]
   if (scenario.target === 'dsh' && options.runners !== undefined && node22Binary() !== undefined) return [parseHost('node22')]
   return [CURRENT_HOST]
 }

@@ -4,7 +4,7 @@ import { EIGHT_TOOLS } from '../../bench/planted.ts'
 import { REAL_APP } from '../../bench/real-app.ts'
 import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import { spaceOfScenario } from '../../harness/explore/explore.ts'
+import { spaceOfScenario } from '../../harness/explore/declared-space.ts'
 import { loadTarget } from '../../harness/targets/index.ts'
 
 /**

@@ -7,7 +7,8 @@ import { headerToolNames, type Projection } from '../../harness/projection/proje
 import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { isSchedule } from '../../harness/space/space.ts'
-import { planFor, spaceOfScenario } from '../../harness/explore/explore.ts'
+import { planFor } from '../../harness/explore/plan.ts'
+import { spaceOfScenario } from '../../harness/explore/declared-space.ts'
 import { referenceTarget } from '../../harness/targets/reference.ts'
 
 const depth2 = await loadScenario(PLANTED['depth-2'].file)

@@ -23,7 +23,7 @@ afterAll(() => runners.close())
 
 /** Runs one interleaving of a scenario on the host its file names, in a worker process there. */
 async function runOnItsHost(scenario: Scenario, schedule: readonly string[]) {
-  const host = parseHost(scenario.defaultHost!)
+  const host = parseHost(scenario.host!)
   const record = await runners.of(host).runOne(onHost(scenario, host), schedule)
   return { projection: parseProjection(record.json), contributions: record.contributions }
 }
@@ -66,7 +66,7 @@ describe('apps/acp-agent/tools.yml: the tool set of examples/acp-agent/cordis.ym
 describe('apps/acp-agent/advanced-toolchain.yml: the advanced tool chain at rc.8', () => {
   it('gives the rc.8 advanced-toolchain snapshot\'s 27 tools byte for byte, run_code included, on Node 22', async () => {
     const scenario = await loadScenario('apps/acp-agent/advanced-toolchain.yml')
-    expect(scenario.defaultHost).toBe('node22')
+    expect(scenario.host).toBe('node22')
     const expected = await snapshotTools('advanced-toolchain')
     expect(expected).toHaveLength(27)
     expect(expected.map(tool => tool.name)).toContain('run_code')

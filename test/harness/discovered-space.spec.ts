@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { deviation, discoveredSpace, sameSpace } from '../../harness/space/discovered.ts'
 import { RealisedOrders } from '../../harness/space/coverage.ts'
 import { spaceOf } from '../../harness/space/space.ts'
-import { honestGuarantee } from '../../harness/explore/explore.ts'
+import { honestGuarantee } from '../../harness/explore/plan.ts'
 import { linearExtensions } from '../../harness/space/enumerate.ts'
 
 const declared = spaceOf([{ id: 'a', batches: 2 }, { id: 'b', batches: 1 }])

@@ -265,7 +265,7 @@ expect:
   outcome: completed
 `)
     const exploration = await explore(scenario, inProcessRunner(), { strategy: 'exhaustive', budget: 100, seed: '0' })
-    expect(exploration.planned).toBe(3)
+    expect(exploration.ran).toBe(3)
     expect(exploration.explored).toBe(2)
     expect(exploration.guarantee).toEqual({ kind: 'exhaustive' })
   })
@@ -275,7 +275,7 @@ expect:
     const scenario = await scenarioOf('shifty', race('shifty', 'shifty', '{}'))
     // Discovery runs tool-shifty first: no timer. Running tool-fast first adds one.
     const exploration = await explore(scenario, inProcessRunner(), { strategy: 'exhaustive', budget: 100, seed: '0' })
-    expect(exploration.planned).toBe(2)
+    expect(exploration.ran).toBe(2)
     expect(exploration.deviations).toMatchObject({ count: 1, schedule: ['tool-fast', 'tool-shifty', 'tool-shifty#timer1'] })
     expect(exploration.guarantee).toEqual({ kind: 'sampled' })
   })

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import type { Schedule } from '../../harness/space/space.ts'
-import { planFor } from '../../harness/explore/explore.ts'
+import { planFor } from '../../harness/explore/plan.ts'
 import type { RunRecord, Runner } from '../../harness/runners/runner.ts'
 import { TASKS_PER_WORKER, workerPool } from '../../harness/runners/worker-pool.ts'
 import { fixtureDir, removeFixtureDirs } from './scenario-fixtures.ts'
