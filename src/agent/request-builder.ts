@@ -4,11 +4,12 @@ import { LlmError } from '../llm/errors.ts'
 import type { LlmService, PreparedCall } from '../llm/service.ts'
 import type { GenerateOptions, LlmCallConfig, Message, ToolSchema } from '../llm/types.ts'
 import { deepFreeze } from '../runtime/freeze.ts'
+import { variantSeam } from '../runtime/variant-service.ts'
 import type { RequestContextData } from '../session/events.ts'
 import { canonicalHeader, headerEquals, type EpochHeader } from '../session/header.ts'
 import type { Session } from '../session/session.ts'
-import { activeVariant } from '../variants/index.ts'
 import type { Agent } from './agent.ts'
+import { CANONICAL_LOOP_ORDERING } from './loop-order.ts'
 import { markAgentLoopRequest } from './request-marker.ts'
 
 /** The route an agent was created with. */
@@ -95,7 +96,7 @@ export class RequestBuilder {
     }
     signal.throwIfAborted()
 
-    const loopOrder = activeVariant(this.ctx).loopOrder
+    const loopOrder = variantSeam(this.ctx, CANONICAL_LOOP_ORDERING).loopOrder
     const tools = loopOrder ? loopOrder(inputs.tools, this.ctx.systemPrompt.toolOrder) : [...inputs.tools]
     const header = canonicalHeader({
       config,
