@@ -64,7 +64,8 @@ export class Agent {
       claimed: (message, turn) => this.emit('agent/inbox/claimed', { agent: this, message, turn }),
       discarded: message => this.emit('agent/inbox/discarded', { agent: this, message }),
     })
-    this.requests = new RequestBuilder(runtime.ctx, runtime.llm, this, options)
+    this.requests = new RequestBuilder(runtime.ctx, runtime.llm, session, options, (seed, turn, step, signal) =>
+      runtime.ctx.waterfall('agent/request', { agent: this, turn, step, signal }, () => Promise.resolve(seed)))
     this.runtimeContext = new RuntimeContextProjection(session)
     this.lastTurn = 0
     for (const event of session.events) if (event.type === 'turn/start') this.lastTurn = event.data.turn
