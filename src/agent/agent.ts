@@ -2,7 +2,7 @@ import type { Context, Events } from '@deepseek-ai/cordis'
 import { failureOf, LlmError } from '../llm/errors.ts'
 import { createAssistantMessage, createUserMessage } from '../llm/messages.ts'
 import type { LlmService } from '../llm/service.ts'
-import type { ToolCallBlock, UserMessage } from '../llm/types.ts'
+import type { LlmCallConfig, ToolCallBlock, UserMessage } from '../llm/types.ts'
 import { environmentOf } from '../runtime/environment.ts'
 import type { JsonValue } from '../runtime/freeze.ts'
 import { notifyContained } from '../runtime/notify.ts'
@@ -17,6 +17,45 @@ import { Inbox } from './inbox.ts'
 import { RequestBuilder, type AgentRoute } from './request-builder.ts'
 import { RuntimeContextProjection } from './runtime-context.ts'
 import { executeToolCalls } from './tool-calls.ts'
+
+/** What the `agent/pre-step` waterfall proposes and decides. */
+export interface PreStepProposal {
+  agent: Agent
+  turn: number
+  step: number
+  /** Claimed input plus an owed runtime-context snapshot. */
+  messages: readonly UserMessage[]
+  signal: AbortSignal
+}
+
+/** What the `agent/request` waterfall is asked about: the call config of one step's request. */
+export interface RequestProposal {
+  agent: Agent
+  turn: number
+  step: number
+  signal: AbortSignal
+}
+
+declare module '@deepseek-ai/cordis' {
+  interface Events {
+    /** An agent was created (live). */
+    'agent/created'(payload: { agent: Agent }): void
+    /** An actual idle⇄running transition (live). */
+    'agent/status'(payload: { agent: Agent, status: AgentStatus }): void
+    /** A turn failed; `error` is the thrown value verbatim, `step` the last opened step (0 when none). Emitted before `turn/end`. */
+    'agent/error'(payload: { agent: Agent, turn: number, step: number, error: unknown }): void
+    /** A message was queued (live; the durable record is `agent/inbox/spliced`). */
+    'agent/inbox/inserted'(payload: { agent: Agent, message: UserMessage }): void
+    /** A queued message was claimed by a turn (live). */
+    'agent/inbox/claimed'(payload: { agent: Agent, message: UserMessage, turn: number }): void
+    /** A queued message was dropped unclaimed (live). */
+    'agent/inbox/discarded'(payload: { agent: Agent, message: UserMessage }): void
+    /** Waterfall before a step opens: may replace the messages or reject the step. */
+    'agent/pre-step'(proposal: PreStepProposal, next: () => Promise<PreStepDecision>): Promise<PreStepDecision>
+    /** Waterfall over the proposed call config of a request (not its messages). */
+    'agent/request'(proposal: RequestProposal, next: () => Promise<LlmCallConfig>): Promise<LlmCallConfig>
+  }
+}
 
 /** The loop services an agent runs on. */
 export interface AgentRuntime {
@@ -64,7 +103,8 @@ export class Agent {
       claimed: (message, turn) => this.emit('agent/inbox/claimed', { agent: this, message, turn }),
       discarded: message => this.emit('agent/inbox/discarded', { agent: this, message }),
     })
-    this.requests = new RequestBuilder(runtime.ctx, runtime.llm, this, options)
+    this.requests = new RequestBuilder(runtime.ctx, runtime.llm, session, options, (seed, turn, step, signal) =>
+      runtime.ctx.waterfall('agent/request', { agent: this, turn, step, signal }, () => Promise.resolve(seed)))
     this.runtimeContext = new RuntimeContextProjection(session)
     this.lastTurn = 0
     for (const event of session.events) if (event.type === 'turn/start') this.lastTurn = event.data.turn

@@ -7,7 +7,6 @@ import { notifyContained } from '../runtime/notify.ts'
 import type { SessionStore } from '../session/store.ts'
 import type { SystemPrompt } from '../system-prompt/service.ts'
 import { Agent } from './agent.ts'
-import type {} from './events.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -4,11 +4,11 @@ import { LlmError } from '../llm/errors.ts'
 import type { LlmService, PreparedCall } from '../llm/service.ts'
 import type { GenerateOptions, LlmCallConfig, Message, ToolSchema } from '../llm/types.ts'
 import { deepFreeze } from '../runtime/freeze.ts'
+import { variantSeam } from '../runtime/variant-service.ts'
 import type { RequestContextData } from '../session/events.ts'
 import { canonicalHeader, headerEquals, type EpochHeader } from '../session/header.ts'
 import type { Session } from '../session/session.ts'
-import { activeVariant } from '../variants/index.ts'
-import type { Agent } from './agent.ts'
+import { CANONICAL_LOOP_ORDERING } from './loop-order.ts'
 import { markAgentLoopRequest } from './request-marker.ts'
 
 /** The route an agent was created with. */
@@ -17,6 +17,12 @@ export interface AgentRoute {
   model: string
   maxTokens?: number
 }
+
+/**
+ * The `agent/request` waterfall over one step's seed config. The agent runs
+ * it (its payload carries the agent), so the builder needs no agent.
+ */
+export type RequestWaterfall = (seed: LlmCallConfig, turn: number, step: number, signal: AbortSignal) => Promise<LlmCallConfig>
 
 /** One step's request, ready to dispatch (through `prepared` when an adapter was bound). */
 export interface BuiltRequest {
@@ -69,18 +75,20 @@ export class RequestBuilder {
   constructor(
     private readonly ctx: Context,
     private readonly llm: LlmService,
-    private readonly agent: Agent,
+    private readonly session: Session,
     private readonly route: AgentRoute,
+    private readonly proposeConfig: RequestWaterfall,
   ) {}
 
   async build(inputs: RequestInputs): Promise<BuiltRequest> {
-    const { session } = this.agent
+    const { session } = this
     const { turn, step, signal } = inputs
     const seed = deepFreeze(this.seedConfig(session.requestHeader()))
-    const proposed = await this.ctx.waterfall('agent/request', { agent: this.agent, turn, step, signal }, () => Promise.resolve(seed))
+    const proposed = await this.proposeConfig(seed, turn, step, signal)
     signal.throwIfAborted()
     if (!proposed.provider || !proposed.model) {
-      throw new Error(`agent "${this.agent.id}" has no provider/model: set them on the agent or return both from the agent/request waterfall`)
+      // The agent id is its session id.
+      throw new Error(`agent "${session.id}" has no provider/model: set them on the agent or return both from the agent/request waterfall`)
     }
 
     let prepared: PreparedCall | undefined
@@ -95,7 +103,7 @@ export class RequestBuilder {
     }
     signal.throwIfAborted()
 
-    const loopOrder = activeVariant(this.ctx).loopOrder
+    const loopOrder = variantSeam(this.ctx, CANONICAL_LOOP_ORDERING).loopOrder
     const tools = loopOrder ? loopOrder(inputs.tools, this.ctx.systemPrompt.toolOrder) : [...inputs.tools]
     const header = canonicalHeader({
       config,

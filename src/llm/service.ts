@@ -1,10 +1,11 @@
 import { Service } from '@deepseek-ai/cordis'
 import type { Context } from '@deepseek-ai/cordis'
-import { activeVariant } from '../variants/index.ts'
 import { deepFreeze } from '../runtime/freeze.ts'
+import { variantSeam } from '../runtime/variant-service.ts'
 import type { LlmAdapter } from './adapter.ts'
 import { callConfigEquals, callConfigOf } from './call-config.ts'
 import { LlmError, failureOf } from './errors.ts'
+import { CANONICAL_STREAM_ORDERING } from './stream-order.ts'
 import type { GenerateOptions, LlmCallConfig, StreamChunk } from './types.ts'
 
 declare module '@deepseek-ai/cordis' {
@@ -126,7 +127,7 @@ export class LlmService extends Service {
   }
 
   private dispatch(request: GenerateOptions, bound?: LlmAdapter): AsyncIterable<StreamChunk> {
-    const streamOrder = activeVariant(this.ctx).streamOrder
+    const streamOrder = variantSeam(this.ctx, CANONICAL_STREAM_ORDERING).streamOrder
     const effective = streamOrder ? streamOrder(request) : request
     return this.ctx.waterfall('llm/stream', effective, () => adapterStream(this, effective, bound))
   }

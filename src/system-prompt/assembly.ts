@@ -1,9 +1,9 @@
 import { Context } from '@deepseek-ai/cordis'
 import type { ToolSchema } from '../llm/types.ts'
-import { activeVariant } from '../variants/index.ts'
+import { variantSeam } from '../runtime/variant-service.ts'
 import type { PromptLayer, PromptLayers, PromptText } from './layers.ts'
 import { scopeCarrier } from './scope.ts'
-import { orderTools } from './tool-order.ts'
+import { CANONICAL_NAME_ORDERING, orderTools } from './tool-order.ts'
 import type { AssembleContext, PromptAssembly, PromptContext, PromptSection } from './types.ts'
 
 /**
@@ -74,7 +74,7 @@ export async function assemblePrompt(source: AssemblySource, context: AssembleCo
     order: definition.order,
     text: resolveText(definition.text, context),
   }))
-  const tools = orderTools(collected, source.toolOrder, knownNames, activeVariant(home))
+  const tools = orderTools(collected, source.toolOrder, knownNames, variantSeam(home, CANONICAL_NAME_ORDERING))
 
   const assembly: PromptAssembly = { sections, contexts, variables, tools }
   // Listeners of another isolated `systemPrompt` do not see this service's assemblies.

@@ -1,14 +1,10 @@
 import type { ToolSchema } from '../llm/types.ts'
-import type { Variant } from '../variants/types.ts'
 
 /**
  * The rest entry of `toolOrder`: the position where every registered tool the
  * list does not name is inserted. This is the single place the literal lives.
  */
 export const TOOL_ORDER_REST = '<unlisted-tools>'
-
-/** The part of an ordering variant that decides how the assembly sorts names. */
-export type NameOrdering = Pick<Variant, 'compareNames' | 'sortKnownNames'>
 
 /**
  * Code-unit (UTF-16) comparison of two names: the same answer on every host
@@ -17,6 +13,20 @@ export type NameOrdering = Pick<Variant, 'compareNames' | 'sortKnownNames'>
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
+
+/** The system prompt's seam of an ordering variant: how the assembly sorts names. */
+export interface NameOrdering {
+  /**
+   * The comparator the assembly sorts names with (the lexicographic default and
+   * the unlisted tools at the rest entry). `null`: the assembly keeps collection order.
+   */
+  readonly compareNames: ((a: string, b: string) => number) | null
+  /** Whether the unknown-name error lists the known tools sorted (dsh) or in collection order. */
+  readonly sortKnownNames: boolean
+}
+
+/** The canonical assembly (dsh): code-unit order, and the known tools listed sorted. */
+export const CANONICAL_NAME_ORDERING: NameOrdering = Object.freeze({ compareNames: compareCodeUnits, sortKnownNames: true })
 
 /**
  * A stable sort of named items by name; `compare === null` keeps the given

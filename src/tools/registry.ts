@@ -3,8 +3,9 @@ import type { Context, Disposable } from '@deepseek-ai/cordis'
 import type { ToolSchema } from '../llm/types.ts'
 import type {} from '../system-prompt/service.ts'
 import type { ToolProviderResult } from '../system-prompt/types.ts'
-import { activeVariant } from '../variants/index.ts'
+import { variantSeam } from '../runtime/variant-service.ts'
 import { fiberDepth, fiberOwner } from './provenance.ts'
+import { CANONICAL_REGISTRY_ORDERING } from './registry-order.ts'
 import type { ToolDefinition, ToolRecord, ToolRegistrationOptions } from './types.ts'
 
 declare module '@deepseek-ai/cordis' {
@@ -79,7 +80,7 @@ export class ToolRegistry extends Service {
 
   private contribution(home: Context): ToolProviderResult {
     const records = this.records()
-    const ordered = activeVariant(home).registryOrder?.(records) ?? records
+    const ordered = variantSeam(home, CANONICAL_REGISTRY_ORDERING).registryOrder?.(records) ?? records
     return {
       schemas: ordered.map(({ definition: { name, description, parameters } }): ToolSchema => ({ name, description, parameters })),
       knownNames: records.map(record => record.definition.name),

@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { isVariantName, variantSeam, VARIANT_NAMES } from '../runtime/variant-service.ts'
 import type { Variant, VariantName } from './types.ts'
-import { VARIANT_NAMES } from './types.ts'
 import { canonical } from './canonical.ts'
 import { registrationOrder } from './registration-order.ts'
 import { registrySort } from './registry-sort.ts'
@@ -26,10 +26,7 @@ export const variants: Readonly<Record<VariantName, Variant>> = Object.freeze({
   'listener-random': listenerRandom,
 })
 
-/** Whether `name` names a variant. */
-export function isVariantName(name: unknown): name is VariantName {
-  return typeof name === 'string' && (VARIANT_NAMES as readonly string[]).includes(name)
-}
+export { isVariantName, VARIANT_NAMES }
 
 /** The variant called `name`; throws for an unknown name, listing the valid ones. */
 export function getVariant(name: string): Variant {
@@ -42,17 +39,5 @@ export function getVariant(name: string): Variant {
  * service, or `canonical` (dsh's behaviour) when no such service is active.
  */
 export function activeVariant(ctx: Context): Variant {
-  // `ctx.reflect.get` is what the `ctx.get` mixin forwards to; the direct call
-  // skips the mixin lookup, which builds an Error (with its stack) per call.
-  // The assembly reads the variant on every model step.
-  const provided: unknown = ctx.reflect.get('variant')
-  if (provided === undefined || provided === null) return canonical
-  if (!isVariant(provided)) throw new TypeError('the "variant" service must provide a Variant object')
-  return provided
-}
-
-function isVariant(value: unknown): value is Variant {
-  return typeof value === 'object' && value !== null
-    && isVariantName(Reflect.get(value, 'name'))
-    && typeof Reflect.get(value, 'sortKnownNames') === 'boolean'
+  return variantSeam<Variant>(ctx, canonical)
 }

@@ -2,9 +2,9 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Variant } from './types.ts'
 
 /**
- * Puts a variant in force: provides it as the `variant` service (read by
- * `activeVariant`) and installs its `system-prompt/assemble` listener, if it
- * has one. The listener post-processes the result of the rest of the chain.
+ * Puts a variant in force: provides it as the `variant` service (each
+ * service reads its seam of it through `variantSeam`) and installs its
+ * `system-prompt/assemble` listener, if it has one. The listener post-processes the result of the rest of the chain.
  */
 export const VariantPlugin = {
   name: 'variant',

@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import type { Agent } from '../../src/agent/agent.ts'
 import { AgentLoop } from '../../src/agent/loop.ts'
 import { isAgentLoopRequest } from '../../src/agent/request-marker.ts'
 import { MockAdapter } from '../../src/llm/mock-adapter.ts'
@@ -339,6 +340,25 @@ describe('§3 extension points and limits', () => {
     expect(agent.session.requestHeader()?.config).toEqual({ provider: 'mock', model: 'mock-model', temperature: 0.25, stop: ['END'] })
     expect(adapter.requests[0]).toMatchObject({ temperature: 0.25, stop: ['END'] })
     expect(Object.keys(adapter.requests[0]!)).toEqual(['provider', 'model', 'temperature', 'stop', 'messages', 'system', 'tools', 'sessionId', 'signal'])
+  })
+
+  it('hands the agent itself, typed as the Agent, to the agent/pre-step and agent/request waterfalls', async () => {
+    const { root, agent } = await withTools(['alpha'])
+    const seen: Agent[] = []
+    root.on('agent/pre-step', (proposal, next) => {
+      expectTypeOf(proposal.agent).toEqualTypeOf<Agent>()
+      seen.push(proposal.agent)
+      return next()
+    })
+    root.on('agent/request', (proposal, next) => {
+      expectTypeOf(proposal.agent).toEqualTypeOf<Agent>()
+      seen.push(proposal.agent)
+      return next()
+    })
+    root.on('agent/status', payload => expectTypeOf(payload.agent).toEqualTypeOf<Agent>())
+    await turn(agent, 'hello')
+    expect(seen).toHaveLength(2)
+    expect(seen.every(entry => entry === agent)).toBe(true)
   })
 
   it('logs a runtime-context snapshot only when the rendered contexts change', async () => {

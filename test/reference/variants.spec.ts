@@ -38,6 +38,18 @@ describe('the variant table', () => {
     await ctx.plugin(VariantPlugin, variants['registry-sort'])
     expect(activeVariant(ctx)).toBe(variants['registry-sort'])
   })
+
+  it('a "variant" service that is no variant fails where a service reads it, with a TypeError', async () => {
+    const message = 'the "variant" service must provide a Variant object'
+    for (const provided of [{ name: 'alphabetical', sortKnownNames: true }, { name: 'canonical' }, 'canonical']) {
+      const ctx = new Context()
+      await ctx.plugin(SystemPrompt)
+      await ctx.plugin({ name: 'not-a-variant', apply: (inner: Context) => { inner.provide('variant', provided) } })
+      expect(() => activeVariant(ctx)).toThrow(new TypeError(message))
+      await expect(ctx.systemPrompt.assemble()).rejects.toThrow(TypeError)
+      await expect(ctx.systemPrompt.assemble()).rejects.toThrow(message)
+    }
+  })
 })
 
 describe('each variant\'s ordering hooks on a fixed record list', () => {
