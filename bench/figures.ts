@@ -107,15 +107,13 @@ export interface MemoryFigures {
   seconds: number
 }
 
-/** CPU milliseconds of one part of an interleaving, before and after the profile-driven change. */
+/** CPU milliseconds of one part of an interleaving. */
 export interface PhaseCost {
   phase: string
   /** What the part does, in a few words. */
   what: string
-  /** Mean CPU ms per interleaving with the change. */
+  /** Mean CPU ms per interleaving. */
   ms: number
-  /** The same without it. */
-  msBefore: number
 }
 
 /** One owner's share of an interleaving's CPU samples. */
@@ -129,28 +127,16 @@ export interface OwnerTime {
   msPerRun: number
 }
 
-/** An owner's share with the change, and its CPU ms without it. */
-export interface OwnerShare extends OwnerTime {
-  /** The same in a profile taken without the change. */
-  msPerRunBefore: number
-}
-
-/** Interleavings per CPU second on the real application, what they spend it on, and the change. */
+/** Interleavings per CPU second on the real application, and what they spend it on. */
 export interface RealThroughput {
-  /** Timed interleavings per mode (the scenario's own plan, cycled). */
+  /** Timed interleavings (the scenario's own plan, cycled). */
   interleavings: number
-  /** Interleavings per CPU second with the change, and without it (same run, alternating). */
   perCpuSecond: number
-  perCpuSecondBefore: number
   phases: PhaseCost[]
-  /** From CPU profiles of the same interleavings with and without the change, largest first (with it). */
-  owners: OwnerShare[]
-  /** The largest loadrace-owned part of the profile without the change: what the change went after. */
-  largestOwnBefore: string
-  /** The largest loadrace-owned part with it. */
+  /** From a CPU profile of the same interleavings, largest first. */
+  owners: OwnerTime[]
+  /** The largest loadrace-owned part of the profile. */
   largestOwn: string
-  /** The change, in one sentence. */
-  change: string
 }
 
 /** The real application: one scheduled interleaving against the real loader's own boot, and its throughput. */

@@ -89,9 +89,9 @@ const real = await section('real', sections, async () => {
   const figures = await measureRealApp(REAL_APP, { quick, onStep: text => say(`  ${text}`) })
   for (const variant of figures.variants) say(`  ${variant.name}: ${variant.msPerRun.toFixed(2)} CPU ms, ${variant.ratio.toFixed(2)}×`)
   const { throughput } = figures
-  say(`  ${throughput.perCpuSecond.toFixed(1)} interleavings per CPU second (${throughput.perCpuSecondBefore.toFixed(1)} before the change): `
+  say(`  ${throughput.perCpuSecond.toFixed(1)} interleavings per CPU second: `
     + throughput.phases.map(phase => `${phase.phase} ${phase.ms.toFixed(2)}`).join(', ') + ' ms')
-  say(`  largest part of loadrace's own: ${throughput.largestOwnBefore} before the change, ${throughput.largestOwn} after`)
+  say(`  largest part of loadrace's own: ${throughput.largestOwn}`)
   return figures
 })
 

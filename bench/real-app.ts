@@ -1,7 +1,6 @@
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tick } from '../harness/runtime/quiescence.ts'
-import { serialisation } from '../harness/projection/projection.ts'
 import { runInterleaving, type InterleavingPhase } from '../harness/runtime/interleaving.ts'
 import { loadScenario } from '../harness/scenario/load.ts'
 import type { Scenario } from '../harness/scenario/types.ts'
@@ -21,8 +20,7 @@ import { ownerShares, profiled } from './profile.ts'
  * 29 loader entries mounted from its cordis.yml through the real
  * `cordis:include`, on the published packages — measured against the real
  * loader's own boot of the same file, with the throughput of a sweep over it,
- * where that throughput goes, and what the profile-driven change to the
- * projection (see `serialisation` in `harness/projection/projection.ts`) saves.
+ * and where that throughput goes, by phase and by owner.
  */
 export const REAL_APP = fileURLToPath(new URL('../apps/acp-agent/tools.yml', import.meta.url))
 
@@ -30,16 +28,6 @@ export const REAL_APP = fileURLToPath(new URL('../apps/acp-agent/tools.yml', imp
 export interface RealAppOptions {
   quick: boolean
   onStep?: (text: string) => void
-}
-
-/** Runs `run` with the projection serialised the way it was before the change. */
-async function beforeTheChange<T>(run: () => Promise<T>): Promise<T> {
-  serialisation.mode = 'whole'
-  try {
-    return await run()
-  } finally {
-    serialisation.mode = 'parts'
-  }
 }
 
 const PHASES: readonly { phase: InterleavingPhase, name: string, what: string }[] = [
@@ -69,53 +57,31 @@ async function timedInterleaving(scenario: Scenario, target: Target, schedule: S
 }
 
 /**
- * Interleavings per CPU second over the scenario's own plan (cycled), with
- * and without the change, in alternating blocks of ten so that both see the
- * same machine; each phase's mean CPU time; and the owners of the CPU samples
- * of a profiled stretch of the same interleavings.
+ * Interleavings per CPU second over the scenario's own plan (cycled); each
+ * phase's mean CPU time; and the owners of the CPU samples of a profiled
+ * stretch of the same interleavings.
  */
 async function measureThroughput(scenario: Scenario, target: Target, plan: readonly Schedule[], runs: number): Promise<RealThroughput> {
-  const sums = { after: { phases: PHASES.map(() => 0), total: 0 }, before: { phases: PHASES.map(() => 0), total: 0 } }
+  const sums = { phases: PHASES.map(() => 0), total: 0 }
   let next = 0
   const schedule = () => plan[next++ % plan.length]!
-  for (let block = 0; block < runs / 10; block++) {
-    for (const mode of ['after', 'before'] as const) {
-      for (let i = 0; i < 10; i++) {
-        const chosen = schedule()
-        const { phases, total } = mode === 'after'
-          ? await timedInterleaving(scenario, target, chosen)
-          : await beforeTheChange(() => timedInterleaving(scenario, target, chosen))
-        phases.forEach((spent, index) => { sums[mode].phases[index]! += spent })
-        sums[mode].total += total
-      }
-    }
+  for (let i = 0; i < runs; i++) {
+    const { phases, total } = await timedInterleaving(scenario, target, schedule())
+    phases.forEach((spent, index) => { sums.phases[index]! += spent })
+    sums.total += total
   }
-  const timed = Math.ceil(runs / 10) * 10
-  const phases = PHASES.map(({ name, what }, index): PhaseCost => ({
-    phase: name,
-    what,
-    ms: sums.after.phases[index]! / timed,
-    msBefore: sums.before.phases[index]! / timed,
-  }))
-  const msPerRun = sums.after.total / timed
-  const msPerRunBefore = sums.before.total / timed
-  const profile = (mode: 'after' | 'before') => profiled(async () => {
-    for (let i = 0; i < Math.max(10, runs / 2); i++) {
-      const chosen = schedule()
-      await (mode === 'after' ? runInterleaving(scenario, target, chosen) : beforeTheChange(() => runInterleaving(scenario, target, chosen)))
-    }
+  const phases = PHASES.map(({ name, what }, index): PhaseCost => ({ phase: name, what, ms: sums.phases[index]! / runs }))
+  const msPerRun = sums.total / runs
+  const profile = await profiled(async () => {
+    for (let i = 0; i < Math.max(10, runs / 2); i++) await runInterleaving(scenario, target, schedule())
   })
-  const owners = ownerShares(await profile('after'), msPerRun)
-  const ownersBefore = ownerShares(await profile('before'), msPerRunBefore)
+  const owners = ownerShares(profile, msPerRun)
   return {
-    interleavings: timed,
+    interleavings: runs,
     perCpuSecond: 1000 / msPerRun,
-    perCpuSecondBefore: 1000 / msPerRunBefore,
     phases,
-    owners: owners.map(owner => ({ ...owner, msPerRunBefore: ownersBefore.find(before => before.owner === owner.owner)?.msPerRun ?? 0 })),
-    largestOwnBefore: ownersBefore.find(owner => owner.loadrace)?.owner ?? '—',
+    owners,
     largestOwn: owners.find(owner => owner.loadrace)?.owner ?? '—',
-    change: 'the projection is serialised and hashed part by part instead of as one string, so V8 never flattens the ~80 000-character text of an interleaving whose output the sweep has already seen, and each part is parsed back only when read (a sweep reads the outcome, the header tool names and stuck)',
   }
 }
 
@@ -123,8 +89,7 @@ async function measureThroughput(scenario: Scenario, target: Target, plan: reado
  * Measures the real application: checks that the harness, the real loader
  * with every import at once and the real loader with imports one by one all
  * reach the same projection bytes; times them side by side (CPU time,
- * interleaved rounds), with the harness also as it was before the change;
- * then measures the throughput and its breakdown.
+ * interleaved rounds); then measures the throughput and its breakdown.
  */
 export async function measureRealApp(file: string, options: RealAppOptions): Promise<RealAppFigures> {
   const scenario = await loadScenario(file)
@@ -145,13 +110,11 @@ export async function measureRealApp(file: string, options: RealAppOptions): Pro
     { name: 'real loader', what: 'the cordis.yml through the real cordis:include, every import settled at once, no scheduler; one turn; teardown' },
     { name: 'real loader, one by one', what: 'the same, imports settled one at a time in declaration order, a macrotask turn apart' },
     { name: 'harness', what: 'one scheduled interleaving in declaration order: releases, quiescence, stuck checks, sandbox, attribution, projection, hash' },
-    { name: 'harness, before the change', what: 'the same, the projection serialised as one string (serialisation: whole)' },
   ]
   const costs = await compareTasks([
     { name: 'real loader', run: () => loaderBoot(scenario, target, atOnce) },
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, target, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, target, declared) },
-    { name: 'harness, before the change', run: () => beforeTheChange(() => runInterleaving(scenario, target, declared)) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 1, warmupCalls: 3 } : { rounds: 10, msPerRound: 500, batch: 1, warmupCalls: 10 })
   const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
   const plan = planFor(scenario, { strategy: 'auto', budget: scenario.budget ?? 24, seed: '0' }, space).schedules

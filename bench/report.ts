@@ -90,10 +90,9 @@ function interleavingLines(figures: BenchFigures): string[] {
   ]
 }
 
-function ownerTable(owners: readonly (OwnerTime & { msPerRunBefore?: number })[]): string[] {
-  const before = owners.some(owner => owner.msPerRunBefore !== undefined)
-  return table(['owner', 'loadrace', 'share', 'CPU ms/run', ...before ? ['before the change'] : []], owners.map(owner => [
-    owner.owner, owner.loadrace ? 'yes' : '', `${fixed(owner.share * 100, 1)} %`, fixed(owner.msPerRun, 2), ...before ? [fixed(owner.msPerRunBefore, 2)] : [],
+function ownerTable(owners: readonly OwnerTime[]): string[] {
+  return table(['owner', 'loadrace', 'share', 'CPU ms/run'], owners.map(owner => [
+    owner.owner, owner.loadrace ? 'yes' : '', `${fixed(owner.share * 100, 1)} %`, fixed(owner.msPerRun, 2),
   ]))
 }
 
@@ -109,20 +108,19 @@ function realLines(figures: BenchFigures): string[] {
       variant.name, variant.what, fixed(variant.msPerRun, 2), `${fixed(variant.ratio, 2)}×`,
     ])),
     '',
-    `Throughput over the scenario's own plan (${throughput.interleavings} interleavings each way, alternating in blocks of ten): `
-      + `**${fixed(throughput.perCpuSecond, 1)} interleavings per CPU second**, ${fixed(throughput.perCpuSecondBefore, 1)} before the change `
-      + `(${fixed(throughput.perCpuSecond / throughput.perCpuSecondBefore, 3)}×).`,
+    `Throughput over the scenario's own plan (${throughput.interleavings} interleavings): `
+      + `**${fixed(throughput.perCpuSecond, 1)} interleavings per CPU second**.`,
     '',
-    ...table(['phase', 'what', 'CPU ms', 'before the change'], [
-      ...throughput.phases.map(phase => [phase.phase, phase.what, fixed(phase.ms, 2), fixed(phase.msBefore, 2)]),
-      ['total', '', fixed(throughput.phases.reduce((sum, phase) => sum + phase.ms, 0), 2), fixed(throughput.phases.reduce((sum, phase) => sum + phase.msBefore, 0), 2)],
+    ...table(['phase', 'what', 'CPU ms'], [
+      ...throughput.phases.map(phase => [phase.phase, phase.what, fixed(phase.ms, 2)]),
+      ['total', '', fixed(throughput.phases.reduce((sum, phase) => sum + phase.ms, 0), 2)],
     ]),
     '',
-    'Where the CPU time goes (V8 sampling profiles of the same interleavings, with and without the change; samples in Node\'s own JavaScript charged to their caller):',
+    'Where the CPU time goes (a V8 sampling profile of the same interleavings; samples in Node\'s own JavaScript charged to their caller):',
     '',
     ...ownerTable(throughput.owners),
     '',
-    `The largest part that is loadrace's own, without the change: ${throughput.largestOwnBefore}; with it: ${throughput.largestOwn}. The change: ${throughput.change}.`,
+    `The largest part that is loadrace's own: ${throughput.largestOwn}.`,
   ]
 }
 

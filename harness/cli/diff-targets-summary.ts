@@ -1,5 +1,6 @@
 import { comparisonRows, diffHeadline, differenceText, skippedLines } from '../diff-targets/render.ts'
 import type { TargetDiffReport } from '../diff-targets/types.ts'
+import { summaryText } from '../report/envelope.ts'
 import { alignedTable } from './table.ts'
 
 /**
@@ -16,7 +17,5 @@ export function diffTargetsSummary(report: TargetDiffReport, written: readonly s
     if (comparison.omitted > 0) lines.push(`    … and ${comparison.omitted} more, not listed`)
   })
   if (report.skipped.length > 0) lines.push('', 'Skipped:', ...skippedLines(report).map(line => `  ${line}`))
-  lines.push('', diffHeadline(report))
-  if (written.length > 0) lines.push('Report:', ...written.map(file => `  ${file}`))
-  return `${lines.join('\n')}\n`
+  return summaryText(lines, [diffHeadline(report)], written)
 }

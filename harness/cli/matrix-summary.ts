@@ -1,6 +1,7 @@
 import { LEGEND, matrixHeadline, matrixRows, mismatchedCells } from '../matrix/render.ts'
 import type { MatrixReport } from '../matrix/types.ts'
 import { replayCommand } from '../report/present.ts'
+import { summaryText } from '../report/envelope.ts'
 import { alignedTable } from './table.ts'
 
 /**
@@ -16,7 +17,5 @@ export function matrixSummary(report: MatrixReport, written: readonly string[]):
     lines.push(`✗ ${cell.variant} on ${cell.scenario}:`, ...cell.problems.map(problem => `    ${problem}`))
     if (cell.token !== null) lines.push(`    replay: ${replayCommand(cell.token, cell.file)}`)
   }
-  lines.push('', `${matrixHeadline(report)} · ${report.summary.interleavings} interleavings`)
-  if (written.length > 0) lines.push('Report:', ...written.map(file => `  ${file}`))
-  return `${lines.join('\n')}\n`
+  return summaryText(lines, [`${matrixHeadline(report)} · ${report.summary.interleavings} interleavings`], written)
 }

@@ -2,6 +2,7 @@ import { headline, reportStatus } from '../report/present.ts'
 import { PLAIN, type Style } from '../report/style.ts'
 import { scenarioBlock } from '../report/terminal.ts'
 import type { Report } from '../report/types.ts'
+import { summaryText } from '../report/envelope.ts'
 
 /** Why a sweep ended before its last scenario, when it did. */
 export type StopReason = 'interrupted' | 'bail'
@@ -26,10 +27,8 @@ export function sweepFooter(report: Report, written: readonly string[], style: S
   const status = reportStatus(report)
   const paint = status === 'failed' ? style.failed : status === 'passed' ? style.passed : style.skipped
   const early = report.complete ? '' : ` · ${STOPPED[stopped ?? 'interrupted']}`
-  const lines = [`${paint(headline(report))} · ${interleavings}${early}`]
-  for (const file of report.obsoleteGoldens ?? []) lines.push(`obsolete golden: ${file}`)
-  if (written.length > 0) lines.push('Report:', ...written.map(file => `  ${file}`))
-  return `${lines.join('\n')}\n`
+  const closing = [`${paint(headline(report))} · ${interleavings}${early}`, ...(report.obsoleteGoldens ?? []).map(file => `obsolete golden: ${file}`)]
+  return summaryText([], closing, written)
 }
 
 /**

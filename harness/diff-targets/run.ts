@@ -3,7 +3,7 @@ import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
 import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
 import { withOverrides } from '../scenario/overrides.ts'
-import { VERSION } from '../package/version.ts'
+import { enveloped } from '../report/envelope.ts'
 import { compareInterleavings, type Side } from './observe.ts'
 import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
 
@@ -74,21 +74,16 @@ export async function diffTargets(scenarios: readonly Scenario[], options: Targe
     options.onCompared?.(scenario, comparison)
     handled++
   }
-  return {
-    tool: 'loadrace',
-    report: 'diff-targets',
-    version: VERSION,
+  return enveloped('diff-targets', {
     complete: handled === scenarios.length,
     options: { strategy: options.strategy, seed: options.seed, budget: options.budget },
-    targets: [...COMPARED_TARGETS],
-    compared,
-    skipped,
+    body: { targets: [...COMPARED_TARGETS] as [TargetName, TargetName], compared, skipped },
     summary: {
       scenarios: scenarios.length,
       compared: compared.length,
       differing: compared.filter(comparison => comparison.differences.length > 0).length,
       skipped: new Set(skipped.map(pair => pair.scenario)).size,
-      durationMs: Date.now() - started,
     },
-  }
+    durationMs: Date.now() - started,
+  })
 }

@@ -1,5 +1,6 @@
 import type { Verdict } from '../verdict/verdict.ts'
 import type { TargetName } from '../targets/types.ts'
+import type { Envelope } from '../report/envelope.ts'
 
 /** `value`: the two sides hold different values; `key-order`: a mapping with its keys in another order; `missing`: only one side has it. */
 export type DifferenceKind = 'value' | 'key-order' | 'missing'
@@ -45,22 +46,17 @@ export interface SkippedPair {
 }
 
 /** `diff-targets.json`: the reference against the published dsh packages. */
-export interface TargetDiffReport {
-  tool: 'loadrace'
+export interface TargetDiffReport extends Envelope<{ strategy: string, seed: string, budget: number }, TargetDiffSummary> {
   report: 'diff-targets'
-  version: string
-  /** False when interrupted. */
-  complete: boolean
-  options: { strategy: string, seed: string, budget: number }
   /** The sides: `left` values come from the first, `right` from the second. */
   targets: [TargetName, TargetName]
   compared: ScenarioComparison[]
   skipped: SkippedPair[]
-  summary: {
-    scenarios: number
-    compared: number
-    differing: number
-    skipped: number
-    durationMs: number
-  }
+}
+
+export interface TargetDiffSummary {
+  scenarios: number
+  compared: number
+  differing: number
+  skipped: number
 }

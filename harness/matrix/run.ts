@@ -2,7 +2,7 @@ import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
 import type { Runner } from '../runners/runner.ts'
-import { VERSION } from '../package/version.ts'
+import { enveloped } from '../report/envelope.ts'
 import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import { cellProblems } from './check.ts'
 import { expectCell, scenarioFacts } from './expectations.ts'
@@ -91,20 +91,16 @@ export async function runMatrix(scenarios: readonly Scenario[], options: MatrixO
     cells.push(...await matrixRow(variant, scenarios, options))
   }
   const matched = cells.filter(cell => cell.match).length
-  return {
-    tool: 'loadrace',
-    report: 'matrix',
-    version: VERSION,
+  return enveloped('matrix', {
     complete: cells.length === variants.length * scenarios.length,
     options: { strategy: options.strategy, seed: options.seed, budget: options.budget, variants, goldens: options.goldens?.dir ?? null },
-    scenarios: scenarios.map(scenario => scenario.name),
-    cells,
+    body: { scenarios: scenarios.map(scenario => scenario.name), cells },
     summary: {
       cells: cells.length,
       matched,
       mismatched: cells.length - matched,
       interleavings: cells.reduce((total, cell) => total + cell.explored, 0),
-      durationMs: Date.now() - started,
     },
-  }
+    durationMs: Date.now() - started,
+  })
 }

@@ -4,6 +4,7 @@ import type { Verdict } from '../verdict/verdict.ts'
 import type { VariantName } from '../targets/catalogue.ts'
 import type { CellExpectation } from './expectations.ts'
 import type { RequestAgreement } from './requests.ts'
+import type { Envelope } from '../report/envelope.ts'
 
 /** One variant swept over one scenario, beside what the rules expect of it. */
 export interface MatrixCell {
@@ -34,29 +35,26 @@ export interface MatrixCell {
   token: string | null
 }
 
-/** `matrix.json`: every variant over every scenario. */
-export interface MatrixReport {
-  tool: 'loadrace'
+/** `matrix.json`: every variant over every scenario (`complete` false when interrupted: the cells hold what was swept so far). */
+export interface MatrixReport extends Envelope<MatrixReportOptions, MatrixSummary> {
   report: 'matrix'
-  version: string
-  /** False when interrupted: the cells hold what was swept so far. */
-  complete: boolean
-  options: {
-    strategy: string
-    seed: string
-    budget: number
-    variants: VariantName[]
-    goldens: string | null
-  }
   /** Scenario names, in sweep order (the table's rows). */
   scenarios: string[]
   /** Variant-major: every scenario under the first variant, then the next. */
   cells: MatrixCell[]
-  summary: {
-    cells: number
-    matched: number
-    mismatched: number
-    interleavings: number
-    durationMs: number
-  }
+}
+
+export interface MatrixReportOptions {
+  strategy: string
+  seed: string
+  budget: number
+  variants: VariantName[]
+  goldens: string | null
+}
+
+export interface MatrixSummary {
+  cells: number
+  matched: number
+  mismatched: number
+  interleavings: number
 }

@@ -81,21 +81,6 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
   }
 }
 
-/**
- * How {@link projectWithBytes} serialises. `parts` (the default): each part
- * of the projection is serialised on its own, hashed as it comes and parsed
- * back on its own when first read; the whole text is their concatenation,
- * left for V8 to flatten only if someone reads it (a sweep reads it only for
- * an output it has not seen). `whole`: one `JSON.stringify` of the whole projection, parsed
- * back whole and hashed whole — the same bytes and hash, at the cost of
- * flattening one long string per interleaving (V8 builds `JSON.stringify`'s
- * result as a rope; for text with any character beyond Latin-1, such as the
- * dashes in real tool descriptions, flattening a projection of ~80 000
- * characters costs more than serialising it). `npm run bench` switches to
- * `whole` to measure what `parts` saves.
- */
-export const serialisation: { mode: 'parts' | 'whole' } = { mode: 'parts' }
-
 /** The projection, its bytes and their hash. */
 export interface ProjectedBytes {
   /** Parsed back from the bytes: JSON-safe, sharing nothing with the live system. */
@@ -103,11 +88,6 @@ export interface ProjectedBytes {
   json: string
   /** {@link hashOf} `json`. */
   hash: string
-}
-
-function wholeProjection(view: Record<keyof Projection, unknown>): ProjectedBytes {
-  const json = JSON.stringify(view)
-  return { projection: parseProjection(json), json, hash: hashOf(json) }
 }
 
 /**
@@ -124,7 +104,15 @@ function defineParsedOnRead(target: object, key: string, bytes: string): void {
   })
 }
 
-/** The same bytes as {@link wholeProjection}, serialised and hashed part by part (a part `JSON.stringify` drops is dropped here too); each part is parsed back when first read. */
+/**
+ * The projection's bytes, serialised and hashed part by part — the same bytes
+ * and hash as one `JSON.stringify` of the whole (a part `JSON.stringify` drops
+ * is dropped here too) — and each part parsed back only when first read. The
+ * whole text is the parts' concatenation, left for V8 to flatten only if
+ * someone reads it: V8 builds `JSON.stringify`'s result as a rope, and for text
+ * with any character beyond Latin-1 (the dashes in real tool descriptions),
+ * flattening a projection of ~80 000 characters costs more than serialising it.
+ */
 function projectionByParts(view: Record<keyof Projection, unknown>): ProjectedBytes {
   const hash = createHash('sha256')
   const projection: Record<string, unknown> = {}
@@ -149,7 +137,7 @@ function projectionByParts(view: Record<keyof Projection, unknown>): ProjectedBy
  */
 export function projectWithBytes(input: ProjectionInput): ProjectedBytes {
   const view = projectionView(input)
-  return serialisation.mode === 'whole' ? wholeProjection(view) : projectionByParts(view)
+  return projectionByParts(view)
 }
 
 /** Builds the projection of one interleaving from what it observed. */

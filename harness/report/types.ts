@@ -5,39 +5,39 @@
  * the judging layer that builds it).
  */
 import type { ScenarioReport } from '../judge/scenario-report.ts'
+import type { Envelope } from './envelope.ts'
 
-export interface Report {
-  tool: 'loadrace'
-  version: string
-  /** False when the sweep was interrupted: the report holds what was explored so far. */
-  complete: boolean
-  options: {
-    strategy: string
-    seed: string
-    budget: number
-    /** PCT depth (`--depth`), null when the strategy default applied. */
-    depth: number | null
-    /** Covering strength (`--strength`), null when the strategy default applied. */
-    strength: number | null
-    /** `i/n`, or null when not sharded. */
-    shard: string | null
-    workers: number
-    /** The hosts given with `--hosts` (or `--host`); null when each scenario ran on its default host. */
-    hosts: string[] | null
-  }
+/** `report.json`: one judged entry per scenario of the sweep. */
+export interface Report extends Envelope<ReportOptions, ReportSummary> {
   scenarios: ScenarioReport[]
   /** Goldens that belong to no swept scenario (checked in CI on complete, unsharded sweeps); their presence fails the sweep. */
   obsoleteGoldens?: string[]
-  summary: {
-    /** Every scenario of the sweep, skipped ones included. */
-    scenarios: number
-    /** Scenarios that ran and met their expectation. */
-    passed: number
-    /** Scenarios that ran and did not. */
-    failed: number
-    /** Scenarios that did not run (verdict `skipped`); counted in neither `passed` nor `failed`. */
-    skipped: number
-    interleavings: number
-    durationMs: number
-  }
+}
+
+/** How the sweep ran. */
+export interface ReportOptions {
+  strategy: string
+  seed: string
+  budget: number
+  /** PCT depth (`--depth`), null when the strategy default applied. */
+  depth: number | null
+  /** Covering strength (`--strength`), null when the strategy default applied. */
+  strength: number | null
+  /** `i/n`, or null when not sharded. */
+  shard: string | null
+  workers: number
+  /** The hosts given with `--hosts` (or `--host`); null when each scenario ran on its default host. */
+  hosts: string[] | null
+}
+
+export interface ReportSummary {
+  /** Every scenario of the sweep, skipped ones included. */
+  scenarios: number
+  /** Scenarios that ran and met their expectation. */
+  passed: number
+  /** Scenarios that ran and did not. */
+  failed: number
+  /** Scenarios that did not run (verdict `skipped`); counted in neither `passed` nor `failed`. */
+  skipped: number
+  interleavings: number
 }

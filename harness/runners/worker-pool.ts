@@ -1,16 +1,12 @@
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
-import { environmentOf, isCurrentProcess, nodeBinaryOf, type Host } from '../hosts/host.ts'
+import { isCurrentProcess, type Host } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
 import type { RunRecord, Runner } from './runner.ts'
+import { startWorker, type WorkerTransport } from './transport.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
-const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url)
-
-/** One interleaving handed to a worker thread, and who waits for it. */
+/** One interleaving handed to a worker, and who waits for it. */
 interface Task {
   job: WorkerJob
   scenario: Scenario
@@ -25,35 +21,6 @@ interface Source {
   next(): Task | undefined
 }
 
-/** A worker as the pool drives it: a thread, or a child process under another host. */
-interface WorkerHandle {
-  postMessage(job: WorkerJob): void
-  on(event: 'message', listener: (reply: WorkerReply) => void): unknown
-  on(event: 'error', listener: (error: Error) => void): unknown
-  on(event: 'exit', listener: (code: number | null) => void): unknown
-  terminate(): Promise<unknown>
-}
-
-/** Starts one worker: a thread of this process, or — for another host — a child process on that host's Node and environment. */
-function startWorker(settings: WorkerSettings, host: Host | undefined): WorkerHandle {
-  if (host === undefined || isCurrentProcess(host)) return new Worker(BOOTSTRAP, { workerData: settings })
-  const child = fork(fileURLToPath(BOOTSTRAP), [], {
-    execPath: nodeBinaryOf(host),
-    env: { ...environmentOf(host), LOADRACE_WORKER: JSON.stringify(settings) },
-    serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  return {
-    postMessage: job => void child.send(job),
-    on: (event: string, listener: (...args: never[]) => void) => child.on(event, listener as (...args: unknown[]) => void),
-    terminate: () => new Promise(resolve => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined)
-      child.once('exit', resolve)
-      child.kill()
-    }),
-  }
-}
-
 /**
  * How many tasks a worker holds at once: the one it runs and the next, already
  * in its inbox. With two workers busy on two cores, the pool's own thread gets
@@ -65,10 +32,10 @@ export const TASKS_PER_WORKER = 2
 
 /** One worker and the tasks sent to it, in the order it runs them (the first is running). */
 interface Slot {
-  worker: WorkerHandle
+  worker: WorkerTransport
   number: number
   tasks: Task[]
-  /** Set once the thread is ended or lost; its events are ignored from then on. */
+  /** Set once the worker is ended or lost; its events are ignored from then on. */
   retired: boolean
 }
 
@@ -77,169 +44,180 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
 }
 
 /**
- * The worker-thread runner: up to `size` threads, started on demand, each
- * running one interleaving at a time and holding the next. Every thread
- * loads the scenario file itself (plugin modules cannot be sent), so the
- * scenario's `file` must be loadable from the working directory. A `runAll`
- * hands out its schedules lazily, so a huge plan costs nothing up front. A
- * thread that crashes fails the interleaving it was running with a message
- * naming it (the one it held is handed out again); aborting a `runAll` ends
- * the threads busy with it at once.
+ * The worker runner: up to `size` workers (threads, or child processes on
+ * another host), started on demand, each running one interleaving at a time
+ * and holding the next. Every worker loads the scenario file itself (plugin
+ * modules cannot be sent), so the scenario's `file` must be loadable from the
+ * working directory. A `runAll` hands out its schedules lazily, so a huge plan
+ * costs nothing up front. A worker that crashes fails the interleaving it was
+ * running with a message naming it (the one it held is handed out again);
+ * aborting a `runAll` ends the workers busy with it at once.
  */
-export function workerPool(options: { size: number, timeoutMs?: number, host?: Host }): Runner {
-  const settings: WorkerSettings = { timeoutMs: options.timeoutMs }
-  const slots: Slot[] = []
-  let sources: Source[] = []
+class WorkerPool implements Runner {
+  private readonly settings: WorkerSettings
+  private readonly slots: Slot[] = []
+  private sources: Source[] = []
   /** Tasks sent to a worker that ended before running them: handed out again first. */
-  let requeued: Task[] = []
-  let nextId = 0
-  let nextBatch = 0
-  let started = 0
+  private requeued: Task[] = []
+  private nextId = 0
+  private nextBatch = 0
+  private started = 0
 
-  function retire(slot: Slot): void {
+  constructor(private readonly size: number, timeoutMs: number | undefined, private readonly host: Host | undefined) {
+    this.settings = { timeoutMs }
+  }
+
+  runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: RunRecord) => void, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted || schedules.length === 0) return Promise.resolve()
+    const batch = this.nextBatch++
+    return new Promise<void>((resolve, reject) => {
+      let handedOut = 0
+      let remaining = schedules.length
+      let settled = false
+      const finish = (error?: Error) => {
+        if (settled) return
+        settled = true
+        signal?.removeEventListener('abort', abort)
+        this.cancel(batch)
+        if (error) reject(error)
+        else resolve()
+      }
+      const abort = () => finish()
+      signal?.addEventListener('abort', abort, { once: true })
+      this.sources.push({
+        batch,
+        next: () => {
+          if (handedOut >= schedules.length) return undefined
+          const index = handedOut++
+          return {
+            job: jobOf(scenario, schedules[index]!, { id: this.nextId++, batch, index, alwaysJson: false }),
+            scenario,
+            resolve(record) {
+              if (settled) return
+              onRecord(record)
+              if (--remaining === 0) finish()
+            },
+            reject: finish,
+          }
+        },
+      })
+      this.dispatch()
+    })
+  }
+
+  runOne(scenario: Scenario, schedule: Schedule): Promise<RunRecord & { json: string }> {
+    const batch = this.nextBatch++
+    return new Promise((resolve, reject) => {
+      let task: Task | undefined = {
+        job: jobOf(scenario, schedule, { id: this.nextId++, batch, index: -1, alwaysJson: true }),
+        scenario,
+        resolve(record) {
+          if (record.json === undefined) reject(new Error(`worker returned no projection for ${tokenOf(scenario, schedule)}`))
+          else resolve({ ...record, json: record.json })
+        },
+        reject,
+      }
+      this.sources.push({
+        batch,
+        next() {
+          const taken = task
+          task = undefined
+          return taken
+        },
+      })
+      this.dispatch()
+    })
+  }
+
+  async close(): Promise<void> {
+    this.sources = []
+    this.requeued = []
+    const ending = this.slots.splice(0)
+    for (const slot of ending) slot.retired = true
+    await Promise.all(ending.map(slot => slot.worker.terminate()))
+  }
+
+  private retire(slot: Slot): void {
     slot.retired = true
-    slots.splice(slots.indexOf(slot), 1)
+    this.slots.splice(this.slots.indexOf(slot), 1)
     void slot.worker.terminate()
   }
 
-  function lost(slot: Slot, cause: string): void {
-    if (slot.retired) return
-    const [task, ...waiting] = slot.tasks
-    retire(slot)
-    requeued.push(...waiting)
-    if (task) {
-      const token = tokenOf(task.scenario, task.job.schedule)
-      const where = options.host && !isCurrentProcess(options.host) ? `worker process ${slot.number} on host ${options.host.name}` : `worker thread ${slot.number}`
-      task.reject(new Error(`${where} crashed while running ${token}: ${cause}`))
-    }
-    dispatch()
+  /** What a lost worker is called in the message of the interleaving it was running. */
+  private nameOf(slot: Slot): string {
+    return slot.worker.kind === 'process' ? `worker process ${slot.number} on host ${this.host!.name}` : `worker thread ${slot.number}`
   }
 
-  function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(settings, options.host), number: ++started, tasks: [], retired: false }
+  private lost(slot: Slot, cause: string): void {
+    if (slot.retired) return
+    const [task, ...waiting] = slot.tasks
+    this.retire(slot)
+    this.requeued.push(...waiting)
+    if (task) task.reject(new Error(`${this.nameOf(slot)} crashed while running ${tokenOf(task.scenario, task.job.schedule)}: ${cause}`))
+    this.dispatch()
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: startWorker(this.settings, this.host), number: ++this.started, tasks: [], retired: false }
     slot.worker.on('message', (reply: WorkerReply) => {
       const task = slot.tasks[0]
       if (slot.retired || !task || task.job.id !== reply.id) return
       slot.tasks.shift()
       if (reply.kind === 'record') task.resolve(reply.record)
       else task.reject(new Error(reply.message))
-      dispatch()
+      this.dispatch()
     })
-    slot.worker.on('error', error => lost(slot, error.message))
-    slot.worker.on('exit', code => lost(slot, `the ${options.host && !isCurrentProcess(options.host) ? 'process' : 'thread'} exited with code ${code}`))
-    slots.push(slot)
+    slot.worker.on('error', error => this.lost(slot, error.message))
+    slot.worker.on('exit', code => this.lost(slot, `the ${slot.worker.kind} exited with code ${code}`))
+    this.slots.push(slot)
     return slot
   }
 
-  function nextTask(): Task | undefined {
-    const again = requeued.shift()
+  private nextTask(): Task | undefined {
+    const again = this.requeued.shift()
     if (again) return again
-    while (sources.length > 0) {
-      const task = sources[0]!.next()
+    while (this.sources.length > 0) {
+      const task = this.sources[0]!.next()
       if (task) return task
-      sources.shift()
+      this.sources.shift()
     }
     return undefined
   }
 
   /** The worker to send the next task to: an idle one, else a new one while the pool may grow, else one with room in its inbox. */
-  function freeSlot(): Slot | undefined {
-    return slots.find(candidate => candidate.tasks.length === 0)
-      ?? (slots.length < options.size ? spawn() : undefined)
-      ?? slots.find(candidate => candidate.tasks.length < TASKS_PER_WORKER)
+  private freeSlot(): Slot | undefined {
+    return this.slots.find(candidate => candidate.tasks.length === 0)
+      ?? (this.slots.length < this.size ? this.spawn() : undefined)
+      ?? this.slots.find(candidate => candidate.tasks.length < TASKS_PER_WORKER)
   }
 
-  function dispatch(): void {
+  private dispatch(): void {
     for (;;) {
-      if (sources.length === 0 && requeued.length === 0) return
-      const slot = freeSlot()
+      if (this.sources.length === 0 && this.requeued.length === 0) return
+      const slot = this.freeSlot()
       if (!slot) return
-      const task = nextTask()
+      const task = this.nextTask()
       if (!task) return
       slot.tasks.push(task)
       slot.worker.postMessage(task.job)
     }
   }
 
-  /** Stops handing out the tasks of `batch` and ends the threads holding one; their other tasks are handed out again. */
-  function cancel(batch: number): void {
-    sources = sources.filter(source => source.batch !== batch)
-    requeued = requeued.filter(task => task.job.batch !== batch)
-    for (const slot of [...slots]) {
+  /** Stops handing out the tasks of `batch` and ends the workers holding one; their other tasks are handed out again. */
+  private cancel(batch: number): void {
+    this.sources = this.sources.filter(source => source.batch !== batch)
+    this.requeued = this.requeued.filter(task => task.job.batch !== batch)
+    for (const slot of [...this.slots]) {
       if (!slot.tasks.some(task => task.job.batch === batch)) continue
-      retire(slot)
-      requeued.push(...slot.tasks.filter(task => task.job.batch !== batch))
+      this.retire(slot)
+      this.requeued.push(...slot.tasks.filter(task => task.job.batch !== batch))
     }
-    dispatch()
+    this.dispatch()
   }
+}
 
-  return {
-    runAll(scenario, schedules, onRecord, signal) {
-      if (signal?.aborted || schedules.length === 0) return Promise.resolve()
-      const batch = nextBatch++
-      return new Promise<void>((resolve, reject) => {
-        let handedOut = 0
-        let remaining = schedules.length
-        let settled = false
-        const finish = (error?: Error) => {
-          if (settled) return
-          settled = true
-          signal?.removeEventListener('abort', abort)
-          cancel(batch)
-          if (error) reject(error)
-          else resolve()
-        }
-        const abort = () => finish()
-        signal?.addEventListener('abort', abort, { once: true })
-        sources.push({
-          batch,
-          next() {
-            if (handedOut >= schedules.length) return undefined
-            const index = handedOut++
-            return {
-              job: jobOf(scenario, schedules[index]!, { id: nextId++, batch, index, alwaysJson: false }),
-              scenario,
-              resolve(record) {
-                if (settled) return
-                onRecord(record)
-                if (--remaining === 0) finish()
-              },
-              reject: finish,
-            }
-          },
-        })
-        dispatch()
-      })
-    },
-    runOne(scenario, schedule) {
-      const batch = nextBatch++
-      return new Promise((resolve, reject) => {
-        let task: Task | undefined = {
-          job: jobOf(scenario, schedule, { id: nextId++, batch, index: -1, alwaysJson: true }),
-          scenario,
-          resolve(record) {
-            if (record.json === undefined) reject(new Error(`worker returned no projection for ${tokenOf(scenario, schedule)}`))
-            else resolve({ ...record, json: record.json })
-          },
-          reject,
-        }
-        sources.push({
-          batch,
-          next() {
-            const taken = task
-            task = undefined
-            return taken
-          },
-        })
-        dispatch()
-      })
-    },
-    async close() {
-      sources = []
-      requeued = []
-      const ending = slots.splice(0)
-      for (const slot of ending) slot.retired = true
-      await Promise.all(ending.map(slot => slot.worker.terminate()))
-    },
-  }
+/** A pool of `size` workers on `host` (default: threads of this process); see {@link WorkerPool}. */
+export function workerPool(options: { size: number, timeoutMs?: number, host?: Host }): Runner {
+  const host = options.host !== undefined && !isCurrentProcess(options.host) ? options.host : undefined
+  return new WorkerPool(options.size, options.timeoutMs, host)
 }

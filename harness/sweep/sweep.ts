@@ -8,7 +8,7 @@ import { loadTarget } from '../targets/index.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
-import { VERSION } from '../package/version.ts'
+import { enveloped } from '../report/envelope.ts'
 import { explore } from '../explore/explore.ts'
 import { type Exploration, type ExploreOptions } from '../explore/exploration.ts'
 import { analyze } from '../judge/analyze.ts'
@@ -152,13 +152,11 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
 }
 
 /** What the report's header records about how a sweep ran. */
-export type ReportOptions = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers' | 'hosts'>
+export type ReportSettings = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers' | 'hosts'>
 
 /** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
-export function assembleReport(reports: ScenarioReport[], settings: ReportOptions, complete: boolean, durationMs: number): Report {
-  return {
-    tool: 'loadrace',
-    version: VERSION,
+export function assembleReport(reports: ScenarioReport[], settings: ReportSettings, complete: boolean, durationMs: number): Report {
+  return enveloped(undefined, {
     complete,
     options: {
       strategy: settings.strategy,
@@ -170,16 +168,16 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportOption
       workers: settings.workers,
       hosts: settings.hosts === undefined || settings.hosts.length === 0 ? null : settings.hosts.map(host => host.name),
     },
-    scenarios: reports,
+    body: { scenarios: reports },
     summary: {
       scenarios: reports.length,
       passed: reports.filter(report => report.passed === true).length,
       failed: reports.filter(report => report.passed === false).length,
       skipped: reports.filter(report => report.verdict === 'skipped').length,
       interleavings: reports.reduce((total, report) => total + report.explored, 0),
-      durationMs,
     },
-  }
+    durationMs,
+  })
 }
 
 /**

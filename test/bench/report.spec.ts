@@ -73,25 +73,21 @@ function figures(): BenchFigures {
         { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 22, ratio: 1 },
         { name: 'real loader, one by one', what: 'one at a time', msPerRun: 24.2, ratio: 1.1 },
         { name: 'harness', what: 'one scheduled interleaving', msPerRun: 26.4, ratio: 1.2 },
-        { name: 'harness, before the change', what: 'whole-string projection', msPerRun: 28.6, ratio: 1.3 },
       ],
       overhead: 1.2,
       throughput: {
         interleavings: 100,
         perCpuSecond: 40,
-        perCpuSecondBefore: 36,
         phases: [
-          { phase: 'boot', what: 'releases', ms: 14, msBefore: 14.2 },
-          { phase: 'projection', what: 'bytes and hash', ms: 0.75, msBefore: 1.9 },
+          { phase: 'boot', what: 'releases', ms: 14 },
+          { phase: 'projection', what: 'bytes and hash', ms: 0.75 },
         ],
         owners: [
-          { owner: 'cordis (contexts, fibers, services, events)', loadrace: false, share: 0.45, msPerRun: 11.25, msPerRunBefore: 11.4 },
-          { owner: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)', loadrace: true, share: 0.07, msPerRun: 1.75, msPerRunBefore: 1.8 },
-          { owner: 'loadrace: projection and hash', loadrace: true, share: 0.03, msPerRun: 0.75, msPerRunBefore: 2.1 },
+          { owner: 'cordis (contexts, fibers, services, events)', loadrace: false, share: 0.45, msPerRun: 11.25 },
+          { owner: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)', loadrace: true, share: 0.07, msPerRun: 1.75 },
+          { owner: 'loadrace: projection and hash', loadrace: true, share: 0.03, msPerRun: 0.75 },
         ],
-        largestOwnBefore: 'loadrace: projection and hash',
         largestOwn: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)',
-        change: 'the projection is serialised part by part',
       },
     },
     scaleOut: { synthetic: scaleOut('eight-tools', [100, 180, 150]), real: scaleOut('acp-agent-tools', [40, 76, 74]), machineScaling: 1.8 },
@@ -219,15 +215,14 @@ describe('reports/bench.md', () => {
     expect(rows.find(cells => cells[0] === '`real-throughput`')).toEqual(['`real-throughput`', '40.00', 'interleavings per CPU second (real application)'])
   })
 
-  it('renders the real application against the real loader, its phases and owners before and after the change', () => {
+  it('renders the real application against the real loader, its phases and owners', () => {
     expect(rows).toContainEqual(['harness', 'one scheduled interleaving', '26.40', '1.20×'])
-    expect(rows).toContainEqual(['projection', 'bytes and hash', '0.75', '1.90'])
-    expect(rows).toContainEqual(['total', '', '14.75', '16.10'])
-    expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '3.0 %', '0.75', '2.10'])
-    // The synthetic interleaving's owners: one profile, no before column.
+    expect(rows).toContainEqual(['projection', 'bytes and hash', '0.75'])
+    expect(rows).toContainEqual(['total', '', '14.75'])
+    expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '3.0 %', '0.75'])
     expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '2.5 %', '0.14'])
-    expect(markdown).toContain('**40.0 interleavings per CPU second**, 36.0 before the change (1.111×)')
-    expect(markdown).toContain('without the change: loadrace: projection and hash; with it: loadrace: scheduler')
+    expect(markdown).toContain('**40.0 interleavings per CPU second**.')
+    expect(markdown).toContain('The largest part that is loadrace\'s own: loadrace: scheduler')
   })
 
   it('renders both scale-outs against their ceilings, and both memory sweeps with their live heap', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashOf, headerToolNames, project, projectWithBytes, serialisation, type ProjectionInput } from '../../harness/projection/projection.ts'
+import { hashOf, headerToolNames, project, projectWithBytes, type ProjectionInput } from '../../harness/projection/projection.ts'
 import { type StuckInfo } from '../../harness/verdict/outcome.ts'
 import { runInterleaving } from '../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
@@ -177,31 +177,27 @@ describe('the projection of a real run', () => {
   })
 })
 
-describe('serialised part by part or whole', () => {
+describe('serialised part by part', () => {
   /** A projection input whose text goes beyond Latin-1 (as real tool descriptions do: dashes, quotes, emoji). */
   function wide(): ProjectionInput {
     const described = { ...tool('gamma'), description: 'reads a file — “quoted”, naïve, 🙂, and a lone \ud800 surrogate' }
     return input({ observation: observation({ header: { ...(observation().header as object), tools: [described, tool('alpha')] } }), inactive: [{ id: 'tool-x', reason: 'waiting', waiting: ['tools'] }] })
   }
 
-  it('gives the same bytes, hash and projection either way, the hash being the hash of the bytes', () => {
+  it('gives the bytes of one JSON.stringify of the projection, whose hash it is, and parses each part back to the same values', () => {
     const inputs = [input(), wide(), input({ stuck: STUCK, observation: undefined }), input({ observation: observation({ header: undefined }) })]
     for (const value of inputs) {
-      serialisation.mode = 'whole'
-      const whole = projectWithBytes(value)
-      serialisation.mode = 'parts'
       const parts = projectWithBytes(value)
-      expect(parts.json).toBe(whole.json)
-      expect(parts.json).toBe(JSON.stringify(JSON.parse(whole.json)))
-      expect(parts.hash).toBe(whole.hash)
+      const parsed = JSON.parse(parts.json)
+      expect(parts.json).toBe(JSON.stringify(parsed))
+      expect(JSON.stringify(parts.projection)).toBe(parts.json)
       expect(parts.hash).toBe(hashOf(parts.json))
-      expect(parts.projection).toEqual(whole.projection)
-      expect(Object.keys(parts.projection)).toEqual(Object.keys(whole.projection))
+      expect(parts.projection).toEqual(parsed)
+      expect(Object.keys(parts.projection)).toEqual(Object.keys(parsed))
     }
   })
 
-  it('is parts by default, and a real interleaving hashes its bytes', async () => {
-    expect(serialisation.mode).toBe('parts')
+  it('hashes the bytes of a real interleaving', async () => {
     const scenario = await loadScenario('scenarios/multi-turn-invariant.yml')
     const result = await runInterleaving(scenario, referenceTarget, ['tool-zulu', 'tool-alpha', 'tool-mike'])
     expect(result.hash).toBe(hashOf(result.json))

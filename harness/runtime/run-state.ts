@@ -1,0 +1,170 @@
+import { Context, Logger, type Message } from '@deepseek-ai/cordis'
+import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
+import type { Scenario } from '../scenario/types.ts'
+import type { Schedule } from '../space/space.ts'
+import { ROOT_CHAIN } from '../space/space.ts'
+import type { Mounted, Observation, Target } from '../targets/types.ts'
+import { projectWithBytes, type Projection } from '../projection/projection.ts'
+import type { StuckInfo } from '../verdict/outcome.ts'
+import type { ScheduleDriver } from './drive.ts'
+import { OperationPool } from './operations.ts'
+import { quiesce } from './quiescence.ts'
+import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
+import { Sandbox } from './sandbox.ts'
+import type { WaitControl } from './settle.ts'
+import { runInSut } from './sut-context.ts'
+import { disposeAll } from './teardown.ts'
+import { inactiveEntries } from './inactive.ts'
+import type { Contributions } from './contributions.ts'
+
+/** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
+export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
+
+/** Default per-interleaving timeout. */
+export const DEFAULT_TIMEOUT_MS = 5_000
+
+export interface InterleavingOptions {
+  timeoutMs?: number
+  /** Who chooses the release order; default `driveSchedule` (the given schedule). Benchmarks plug in a peer scheduler here. */
+  drive?: ScheduleDriver
+  /** Called as each phase ends (a run that stops early skips the phases it did not reach). Benchmarks time the phases with it. */
+  onPhase?: (phase: InterleavingPhase) => void
+}
+
+export interface InterleavingResult {
+  /** The order in which operations were actually released: the replayable schedule. */
+  schedule: string[]
+  /** For each operation of `schedule`, how many of the operations before it had been released when it was requested. */
+  enabledAt: number[]
+  projection: Projection
+  /** The projection's bytes. */
+  json: string
+  hash: string
+  /** Who contributed each tool and prompt section of the last assembly (not part of the compared bytes). */
+  contributions: Contributions
+}
+
+/**
+ * One interleaving under way: the fresh root context it runs in, the pool of
+ * operations the scheduler holds and releases, the sandbox that holds the
+ * system's timers, and what it has observed so far. The phases
+ * (`phases.ts`) are functions over it.
+ */
+export interface Interleaving {
+  readonly scenario: Scenario
+  readonly target: Target
+  readonly schedule: Schedule
+  readonly options: InterleavingOptions
+  /** Wall-clock time (ms) after which a wait is declared stuck on the timeout. */
+  readonly deadline: number
+  readonly root: Context
+  readonly pool: OperationPool
+  readonly sandbox: Sandbox
+  /** Errors the system logged, in logging order. */
+  readonly loadErrors: string[]
+  /** The process's handles and requests before the system ran: what quiescence does not wait for. */
+  readonly baseline: ResourceBaseline
+  /** Cordis status events seen: progress that quiescence counts. */
+  statusChanges: number
+  /** The base composition, once mounted. */
+  mounted?: Mounted
+  /** Reads who contributed each tool and prompt section, once watching. */
+  contributions?: { read(): Contributions }
+  /** The scheduled loader, once started. */
+  loader?: Loader
+  readonly stackTraceLimit: number
+}
+
+const plainExporter = { colors: false as const, export() {} }
+
+/** The text of one logged error: the error's message, or the formatted log line. */
+function logText(message: Message): string {
+  const [first] = message.args
+  if (first instanceof Error) return first.message
+  return Logger.format(plainExporter, message)
+}
+
+/** Starts an interleaving: a fresh root context whose logged errors are recorded, and the sandbox that holds its timers. */
+export function openInterleaving(scenario: Scenario, target: Target, schedule: Schedule, options: InterleavingOptions): Interleaving {
+  const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
+  const stackTraceLimit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  const sandbox = new Sandbox()
+  const root = new Context()
+  const pool = new OperationPool()
+  const loadErrors: string[] = []
+  root.logger.exporter({
+    export: (message) => {
+      if (message.type === 'error') loadErrors.push(logText(message))
+    },
+  })
+  const run: Interleaving = { scenario, target, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
+  root.on('internal/status', () => { run.statusChanges++ })
+  sandbox.install()
+  return run
+}
+
+/** Calls into the system under test, in its scope: what it sets up is held and attributed to the base composition. */
+export function inSystem<T>(run: Interleaving, fn: () => T): T {
+  return runInSut(run.pool, ROOT_CHAIN, fn)
+}
+
+/** Settles the system to quiescence; false when the deadline passed first. */
+export function settle(run: Interleaving): Promise<boolean> {
+  return quiesce({
+    progress: () => run.pool.version + run.statusChanges,
+    immediates: () => run.pool.immediates,
+    busy: () => run.pool.isFiring() || ioInFlight(run.baseline),
+  }, run.deadline)
+}
+
+/** What `settleOrStuck` needs to wait on this interleaving. */
+export function waitControl(run: Interleaving): WaitControl {
+  return { pool: run.pool, baseline: run.baseline, deadline: run.deadline, quiesce: () => settle(run) }
+}
+
+/** Loader entries whose import or plugin fiber has not settled (what a stuck boot waits for). */
+function unsettledEntries(loader: Loader | undefined): string[] {
+  if (!loader) return []
+  return [...loader.entries()].filter(entry => entry._initTask !== undefined || entry.fiber?.inertia !== undefined).map(entry => entry.options.id)
+}
+
+/** Why the interleaving is stuck, and what it was waiting for: pending or unreached operations and unsettled loader entries. */
+export function stuckInfo(run: Interleaving, reason: StuckInfo['reason'], phase: StuckInfo['phase']): StuckInfo {
+  const { pool, schedule } = run
+  return {
+    reason,
+    phase,
+    waiting: [...new Set([
+      ...pool.pending(),
+      ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op)),
+      ...unsettledEntries(run.loader),
+    ])],
+  }
+}
+
+/** The interleaving's result: what it released, its projection and bytes, and who contributed what. */
+export function finish(run: Interleaving, observation: Observation | undefined, stuck: StuckInfo | null): InterleavingResult {
+  const { projection, json, hash } = projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
+  const result = {
+    schedule: [...run.pool.released()],
+    enabledAt: [...run.pool.enabledAt()],
+    projection,
+    json,
+    hash,
+    contributions: run.contributions?.read() ?? { tools: [], sections: [] },
+  }
+  run.options.onPhase?.('projection')
+  return result
+}
+
+/** Ends the interleaving: held timers dropped first, then every context disposed. */
+export function closeInterleaving(run: Interleaving): void {
+  run.pool.close()
+  // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
+  // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
+  run.sandbox.dispose()
+  disposeAll(run.root)
+  Error.stackTraceLimit = run.stackTraceLimit
+  run.options.onPhase?.('teardown')
+}
