@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Report } from '../../harness/report/types.ts'
-import { missingLines, sectionOf, stepsOf, type Step } from './readme-steps.ts'
+import { missingLines, sectionOf, stepsOf, type Step } from '../support/readme-steps.ts'
 
 const exec = promisify(execFile)
 const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url))

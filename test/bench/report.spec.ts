@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { BenchFigures, MemoryFigures, ScaleOutFigures } from '../../bench/figures.ts'
 import { REPORTED_IDS, TARGET_IDS } from '../../bench/figures.ts'
 import { renderBenchJson, renderBenchMarkdown } from '../../bench/report.ts'
-import { tableCells } from '../harness/markdown-check.ts'
+import { tableCells } from '../support/markdown.ts'
 
 function scaleOut(scenario: string, perSecond: [number, number, number]): ScaleOutFigures {
   const [one, two, workers2] = perSecond

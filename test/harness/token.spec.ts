@@ -6,7 +6,7 @@ import { formatToken, parseToken, TARGET_NAMES, TokenError } from '../../harness
 import type { ReplayToken, TargetName } from '../../harness/token.ts'
 import { VARIANT_NAMES } from '../../src/variants/types.ts'
 import type { VariantName } from '../../src/variants/types.ts'
-import { shapesArbitrary } from './space-oracle.ts'
+import { shapesArbitrary } from '../support/schedule-shapes.ts'
 
 describe('replay tokens', () => {
   it('uses the documented form, naming the target only when it is not the reference', () => {

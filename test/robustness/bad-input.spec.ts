@@ -10,9 +10,9 @@ import { stringify } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../harness/cli/main.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import { captured, exists, inDir, listing, runCli } from '../harness/cli-fixtures.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
-import { badScenario, DEFECT_CLASSES, HEADER_FILES, PLUGIN_MODULES, validScenarioDoc, type BadScenario, type DefectClass } from './bad-scenarios.ts'
+import { captured, exists, inDir, listing, runCli } from '../support/cli.ts'
+import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../support/fixture-dirs.ts'
+import { badScenario, DEFECT_CLASSES, HEADER_FILES, PLUGIN_MODULES, validScenarioDoc, type BadScenario, type DefectClass } from '../support/bad-scenarios.ts'
 
 /** How many malformed files the in-process property runs. */
 const CASES = 1200

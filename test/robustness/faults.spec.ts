@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../harness/cli/main.ts'
 import type { Projection } from '../../harness/projection/projection.ts'
 import { parseToken } from '../../harness/token.ts'
-import { captured, inDir, readReport, runCli } from '../harness/cli-fixtures.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
-import { BUSY_MODULE, busyScenario, LEAK_PROBE_MODULE, LEAK_ROUTES, leakScenario, SPIN_MODULE, withTwoTools } from './fault-fixtures.ts'
+import { captured, inDir, readReport, runCli } from '../support/cli.ts'
+import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../support/fixture-dirs.ts'
+import { BUSY_MODULE, busyScenario, LEAK_PROBE_MODULE, LEAK_ROUTES, leakScenario, SPIN_MODULE, withTwoTools } from '../support/faulty-plugins.ts'
 
 let dir: FixtureDir
 

@@ -1,5 +1,5 @@
 /**
- * What test/harness/cli-interrupt.spec.ts leaves open about an interrupted
+ * What test/harness/cli/interrupt.spec.ts leaves open about an interrupted
  * sweep: scenarios finished before the signal stay whole in the report, the
  * interrupted one keeps every interleaving that ran, and every format says
  * the sweep is incomplete.
@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { exists, listing, longSweep, MARKER_MODULE, PAIR, readReport, startCli } from '../harness/cli-fixtures.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
-import { descendants, parseStrictXml } from '../harness/xml-check.ts'
+import { exists, listing, longSweep, MARKER_MODULE, PAIR, readReport, startCli } from '../support/cli.ts'
+import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../support/fixture-dirs.ts'
+import { descendants, parseStrictXml } from '../support/xml.ts'
 
 let dir: FixtureDir
 let marker = ''

@@ -1,13 +1,13 @@
 /**
- * Malformed command lines the usage spec (test/harness/cli-usage.spec.ts)
+ * Malformed command lines the usage spec (test/harness/cli/usage.spec.ts)
  * does not try yet: each exits 2 with one line naming the option, and writes
  * nothing.
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../harness/cli/main.ts'
-import { captured, exists, runCli } from '../harness/cli-fixtures.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
+import { captured, exists, runCli } from '../support/cli.ts'
+import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../support/fixture-dirs.ts'
 
 let dir: FixtureDir
 

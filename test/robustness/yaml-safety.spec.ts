@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../harness/cli/main.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import { MAX_DEPTH } from '../../harness/scenario/yaml.ts'
-import { captured, exists } from '../harness/cli-fixtures.ts'
-import { fixtureDir, minimal, removeFixtureDirs, type FixtureDir } from '../harness/scenario-fixtures.ts'
+import { captured, exists } from '../support/cli.ts'
+import { fixtureDir, minimal, removeFixtureDirs, type FixtureDir } from '../support/fixture-dirs.ts'
 
 let dir: FixtureDir
 let files = 0

@@ -1,0 +1,88 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PAIR, startCli } from '../../support/cli.ts'
+import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
+
+let dir: FixtureDir
+
+/** A plugin module registering `summarize`, with a description that is the same in every interleaving. */
+const STEADY = `export default {
+  name: 'summarize',
+  inject: ['tools'],
+  apply(ctx) {
+    ctx.tools.register({ name: 'summarize', description: 'Summarize text.', parameters: { type: 'object', properties: {} } })
+  },
+}
+`
+
+/** The same plugin describing itself by what is registered when it registers: a race. */
+const RACY = STEADY.replace(`description: 'Summarize text.'`, `description: ctx.tools.get('search') ? 'Summarize text; search first.' : 'Summarize text.'`)
+
+const SCENARIO = `name: summarize
+app: none
+plugins:
+  - id: search
+    tools: [search]
+  - id: summarize
+    module: ./plugins/summarize.mjs
+expect:
+  outcome: completed
+`
+
+/** Waits until `ready(text)` holds for the text `read()` returns (polling), or fails after a minute. */
+async function until(read: () => string, ready: (text: string) => boolean, what: string): Promise<string> {
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const text = read()
+    if (ready(text)) return text
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got:\n${text}`)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
+
+beforeAll(async () => {
+  dir = await fixtureDir()
+  await dir.write('package.json', '{"private":true}\n')
+  await dir.write('checks/plugins/summarize.mjs', STEADY)
+  await dir.write('checks/summarize.yml', SCENARIO)
+  await dir.write('checks/pair.yml', PAIR)
+})
+
+afterAll(removeFixtureDirs)
+
+describe('loadrace watch', () => {
+  it('re-sweeps only the scenario whose plugin module or file changed, and says how its result changed', async () => {
+    const watcher = startCli(['watch', 'checks'], { cwd: dir.root })
+    try {
+      const stdout = () => watcher.output().stdout
+      const first = await until(stdout, text => /✓ {2}summarize/.test(text) && /✓ {2}pair/.test(text), 'the first sweep')
+      expect(first).toContain('loadrace watch: sweeping 2 scenario files')
+
+      let seen = stdout().length
+      await writeFile(join(dir.root, 'checks', 'plugins', 'summarize.mjs'), RACY)
+      const raced = (await until(stdout, text => text.slice(seen).includes('    was: '), 'the re-sweep of summarize')).slice(seen)
+      expect(raced).toMatch(/\] changed: checks\/plugins\/summarize\.mjs\n/)
+      expect(raced).toMatch(/✗ {2}summarize {2}divergent \(completed\)/)
+      expect(raced).toMatch(/blame: (search ↔ summarize|summarize ↔ search) \(header, content\)/)
+      expect(raced).toContain('    was: passed, deterministic (completed)\n')
+      expect(raced).not.toContain('pair')
+
+      seen = stdout().length
+      await writeFile(join(dir.root, 'checks', 'pair.yml'), PAIR.replace('app: none', 'description: touched\napp: none'))
+      const touched = (await until(stdout, text => text.slice(seen).includes('as before'), 'the re-sweep of pair')).slice(seen)
+      expect(touched).toMatch(/\] changed: checks\/pair\.yml\n✓ {2}pair {2}deterministic \(completed\) +exhaustive {2}2\/2\n {4}as before\n/)
+      expect(touched).not.toContain('summarize')
+
+      seen = stdout().length
+      await writeFile(join(dir.root, 'checks', 'plugins', 'summarize.mjs'), STEADY)
+      const fixed = (await until(stdout, text => text.slice(seen).includes('    was: '), 'the fix')).slice(seen)
+      expect(fixed).toMatch(/✓ {2}summarize {2}deterministic \(completed\)/)
+      expect(fixed).toContain('    was: failed, divergent (completed)\n')
+    } finally {
+      watcher.child.kill('SIGINT')
+    }
+    const run = await watcher.done
+    expect(run.code).toBe(130)
+  }, 180_000)
+})

@@ -1,0 +1,95 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { renderMarkdown } from '../../../harness/report/markdown.ts'
+import { loadScenario } from '../../../harness/scenario/load.ts'
+import { REPLAYS } from '../../../harness/judge/analyze.ts'
+import { inProcessRunner } from '../../../harness/runners/runner.ts'
+import { assembleReport, sweepScenario } from '../../../harness/sweep/sweep.ts'
+import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
+
+/**
+ * The uncontrolled-nondeterminism check reruns the first interleaving of every
+ * distinct output as a new run and compares bytes. The plugin below keeps
+ * module-level state: how often it was applied with 0, 1 or 2 of the watched
+ * tools already registered. Its header names that count (`seen_0` … `seen_2`),
+ * so the three positions are three legitimate outputs; once it has been applied
+ * at `position` more than `after` times it also contributes `stale`. The
+ * exhaustive exploration (module first, so the outputs appear in the order
+ * seen_0, seen_1, seen_2) applies it exactly twice at each position, so
+ * `stale` can only show on a rerun, and only on the chosen output's rerun.
+ */
+const STATEFUL_MODULE = `const applied = new Map()
+export default {
+  name: 'stateful',
+  inject: ['systemPrompt', 'tools'],
+  apply(ctx, config) {
+    const before = config.watch.filter(name => ctx.tools.get(name) !== undefined).length
+    const count = (applied.get(before) ?? 0) + 1
+    applied.set(before, count)
+    const names = ['seen_' + before]
+    if (before === config.position && count > config.after) names.push('stale')
+    const schemas = names.map(name => ({ name, description: name + ' tool', parameters: { type: 'object', properties: {} } }))
+    ctx.systemPrompt.tools(() => ({ schemas }))
+  },
+}
+`
+
+function scenarioText(position: number, after: number): string {
+  return `name: stateful
+app: none
+plugins:
+  - id: stateful
+    module: ./stateful.mjs
+    config: { watch: [ta, tb], position: ${position}, after: ${after} }
+  - id: tool-ta
+    tools: [ta]
+  - id: tool-tb
+    tools: [tb]
+expect:
+  outcome: completed
+  deterministic: false
+`
+}
+
+/** Sweeps the stateful scenario from a fresh folder (so the module, and its state, is evaluated afresh). */
+async function sweepStateful(position: number, after: number) {
+  const dir = await fixtureDir()
+  await dir.write('stateful.mjs', STATEFUL_MODULE)
+  const scenario = await loadScenario(await dir.write('stateful.yml', scenarioText(position, after)))
+  return sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner: inProcessRunner(), workers: 1 })
+}
+
+afterAll(removeFixtureDirs)
+
+describe('uncontrolled nondeterminism', () => {
+  it('is found on the rerun of a later output, not only the first: both hashes, the diff, module-level state named', async () => {
+    const report = await sweepStateful(2, 2)
+    expect(report.explored).toBe(6)
+    expect(report.outputs.map(output => output.tools)).toEqual([['seen_0', 'ta', 'tb'], ['seen_1', 'ta', 'tb'], ['seen_2', 'ta', 'tb']])
+    expect(report.verdict).toBe('uncontrolled')
+    const third = report.outputs[2]!
+    expect(report.uncontrolled).toMatchObject({ token: third.token, hashes: [third.hash, expect.not.stringMatching(third.hash)], part: 'header' })
+    expect(report.uncontrolled!.diff).toContain(`--- ${third.token} (explored)`)
+    expect(report.uncontrolled!.diff).toContain(`+++ ${third.token} (rerun)`)
+    expect(report.uncontrolled!.diff).toMatch(/^\+ +"name": "stale"$/m)
+    expect(report.passed).toBe(false)
+    expect(report.problems).toEqual([expect.stringContaining(`the same interleaving replayed to different bytes (${third.token}): explored ${third.hash}, rerun ${report.uncontrolled!.hashes[1]}, differing in header`)])
+    expect(report.problems[0]).toContain('likely module-level state in a plugin module')
+    const markdown = renderMarkdown(assembleReport([report], { strategy: 'exhaustive', seed: '0', budget: 100, workers: 1 }, true, 0))
+    expect(markdown).toContain(`**Rerun diff** of the header of \`${third.token}\` (explored → rerun)`)
+  }, 60_000)
+
+  it('is found on a second rerun of the first output: every rerun is a new run, never a remembered one', async () => {
+    expect(REPLAYS.baseline).toBeGreaterThanOrEqual(2)
+    // Exploring applies the plugin twice with nothing registered before it; the first rerun is the third time, the second rerun the fourth.
+    const report = await sweepStateful(0, 3)
+    expect(report.verdict).toBe('uncontrolled')
+    expect(report.uncontrolled?.token).toBe(report.outputs[0]!.token)
+  }, 60_000)
+
+  it('lets a scenario whose every rerun reproduces its output be judged on the outputs', async () => {
+    const report = await sweepStateful(2, 100)
+    expect(report.verdict).toBe('divergent')
+    expect(report.uncontrolled).toBeUndefined()
+    expect(report.passed).toBe(true)
+  }, 60_000)
+})
