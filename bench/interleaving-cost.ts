@@ -24,7 +24,7 @@ import { ownerShares, profiled } from './profile.ts'
 /** A fresh root with the reference target's base composition mounted on it. */
 function mountBase(scenario: Scenario): { root: Context, mounted: Mounted } {
   const root = new Context()
-  const mounted = referenceTarget.mount(root, { ...mountOptionsOf(scenario), services: 'root' })
+  const mounted = referenceTarget.mount(root, { ...mountOptionsOf(scenario, scenario.system), services: 'root' })
   return { root, mounted }
 }
 

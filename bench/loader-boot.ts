@@ -1,7 +1,6 @@
-import { Context } from '@deepseek-ai/cordis'
 import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import { tick } from '../harness/runtime/quiescence.ts'
-import { ScheduledLoader, scheduleImports } from '../harness/runtime/scheduled-loader.ts'
+import { scheduledClasses, scheduleImports } from '../harness/runtime/scheduled-loader.ts'
 import { projectWithBytes } from '../harness/projection/projection.ts'
 import type { PluginHost } from '../harness/plugins/tool-plugin.ts'
 import { inactiveEntries } from '../harness/runtime/inactive.ts'
@@ -62,8 +61,10 @@ function askedFor(label: string, awaited: Map<string, () => void>, scenario: str
  */
 export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOrder, project = false): Promise<string | undefined> {
   return withoutStacks(async () => {
-    const root = new Context()
-    const mounted = target.mount(root, mountOptionsOf(scenario))
+    const system = await target.system(scenario.system)
+    const classes = scheduledClasses(system)
+    const root = new system.cordis.Context()
+    const mounted = target.mount(root, mountOptionsOf(scenario, system))
     // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
     const host: PluginHost = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
@@ -74,7 +75,7 @@ export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOr
       const label = entryLabel(entryId)
       const service = services.get(label)
       const spec = specs.get(label)
-      const settlement = service ? { kind: 'value' as const, produce: () => ({ default: service.plugin }) } : spec && settlementOf(spec, host)
+      const settlement = service ? { kind: 'value' as const, produce: () => ({ default: service.plugin }) } : spec && settlementOf(spec, host, classes)
       if (settlement?.kind !== 'value') return Promise.reject(new Error(`the loader boot cannot import "${label}" of ${scenario.name}`))
       if (imports.kind === 'at-once') return Promise.resolve(settlement.produce())
       return new Promise((resolve) => {
@@ -83,7 +84,7 @@ export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOr
       })
     })
     try {
-      root.plugin(ScheduledLoader)
+      root.plugin(classes.Loader)
       await whenActive(root, 'loader')
       const loader = root.get('loader') as Loader
       const mount = await rootMount(scenario, mounted.entries)

@@ -3,6 +3,7 @@ import { PLAIN, type Style } from '../report/style.ts'
 import { scenarioBlock } from '../report/terminal.ts'
 import type { Report } from '../report/types.ts'
 import { summaryText } from '../report/envelope.ts'
+import { systemTerminalLines } from '../report/system.ts'
 
 /** Why a sweep ended before its last scenario, when it did. */
 export type StopReason = 'interrupted' | 'bail'
@@ -27,7 +28,7 @@ export function sweepFooter(report: Report, written: readonly string[], style: S
   const status = reportStatus(report)
   const paint = status === 'failed' ? style.failed : status === 'passed' ? style.passed : style.skipped
   const early = report.complete ? '' : ` · ${STOPPED[stopped ?? 'interrupted']}`
-  const closing = [`${paint(headline(report))} · ${interleavings}${early}`, ...(report.obsoleteGoldens ?? []).map(file => `obsolete golden: ${file}`)]
+  const closing = [`${paint(headline(report))} · ${interleavings}${early}`, ...systemTerminalLines(report), ...(report.obsoleteGoldens ?? []).map(file => `obsolete golden: ${file}`)]
   return summaryText([], closing, written)
 }
 

@@ -9,6 +9,7 @@ import { spaceSize, type Space } from '../space/space.ts'
 import type { GoldenStatus } from '../goldens/golden.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
+import type { RanOn } from '../system/system.ts'
 
 /** One distinct output (projection) and the interleavings that produced it. */
 export interface ReportOutput {
@@ -62,7 +63,7 @@ export interface ScenarioReport {
   /** The hosts every interleaving ran on, the first host first (`current`: the Node running loadrace, as it is). */
   hosts: string[]
   /** The Node the first host ran on, and the APIs the target had to supply to it (e.g. Promise.withResolvers on Node 20). */
-  runtime?: { node: string, shims: string[] }
+  runtime?: RanOn
   /** Set when the verdict is `host-dependent`: the interleaving whose bytes differ between two hosts. */
   hostDifference?: HostDifference
   golden: GoldenStatus

@@ -27,6 +27,7 @@ import type { ReportStatus, ScenarioResult } from './present.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { Report } from './types.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
+import { systemsOf } from './system.ts'
 
 /**
  * `report.html`: one self-contained page (inline CSS, no script, no network)
@@ -163,6 +164,20 @@ function summary(report: Report): string {
   ].filter((line) => line !== '').join('\n')
 }
 
+/** The systems the scenarios ran on: every package with its version and folder. */
+function systemSection(report: Report): string {
+  const systems = systemsOf(report)
+  if (systems.length === 0) return ''
+  const tables = systems.map(({ system, scenarios }) => [
+    `<p>${system.own ? "loadrace's own packages" : "The project's packages"}, for ${scenarios.map(name => code(name)).join(', ')}:</p>`,
+    '<table class="system">',
+    '<thead><tr><th scope="col">Package</th><th scope="col">Version</th><th scope="col">Folder</th></tr></thead>',
+    `<tbody>${system.packages.map(item => `<tr><td>${code(item.name)}</td><td>${h(item.version)}</td><td>${code(item.path)}</td></tr>`).join('')}</tbody>`,
+    '</table>',
+  ].join('\n'))
+  return ['<section>', '<h2>System under test</h2>', ...tables, '</section>'].join('\n')
+}
+
 /** The plugin × plugin matrix: a cell is marked when exchanging the two plugins in the baseline changes the bytes. */
 function swapMatrix(scenario: ScenarioReport, divergence: Divergence): string {
   const { plugins, changed } = divergence.swaps
@@ -271,6 +286,7 @@ export function renderHtml(report: Report): string {
     header(report),
     '<main>',
     summary(report),
+    systemSection(report),
     ...sections.filter((section) => section !== ''),
     '</main>',
     '</body>',

@@ -2,12 +2,21 @@ import type { Divergence } from '../verdict/divergence.ts'
 import type { Report } from './types.ts'
 import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
 import type { UncontrolledReplay, HostDifference } from '../verdict/verdict.ts'
+import type { RanOn } from '../system/system.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
  * in the order `types.ts` declares, so two reports with equal content
  * serialise to equal bytes however they were put together.
  */
+
+function canonicalRuntime(runtime: RanOn): RanOn {
+  return {
+    node: runtime.node,
+    shims: [...runtime.shims],
+    ...runtime.system === undefined ? {} : { system: { own: runtime.system.own, packages: runtime.system.packages.map(({ name, version, path }) => ({ name, version, path })) } },
+  }
+}
 
 function canonicalOutput(output: ReportOutput): ReportOutput {
   return { hash: output.hash, count: output.count, first: output.first, token: output.token, tools: [...output.tools] }
@@ -68,7 +77,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     divergence: scenario.divergence === null ? null : canonicalDivergence(scenario.divergence),
     ...(scenario.uncontrolled === undefined ? {} : { uncontrolled: canonicalUncontrolled(scenario.uncontrolled) }),
     hosts: [...scenario.hosts],
-    ...(scenario.runtime === undefined ? {} : { runtime: { node: scenario.runtime.node, shims: [...scenario.runtime.shims] } }),
+    ...(scenario.runtime === undefined ? {} : { runtime: canonicalRuntime(scenario.runtime) }),
     ...(scenario.hostDifference === undefined ? {} : { hostDifference: canonicalHostDifference(scenario.hostDifference) }),
     golden: scenario.golden,
     expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },

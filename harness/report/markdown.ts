@@ -28,6 +28,7 @@ import {
 } from './present.ts'
 import type { Report } from './types.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
+import { systemsOf } from './system.ts'
 
 /**
  * `report.md`, also appended to a GitHub job summary: a headline, one table
@@ -78,6 +79,19 @@ function skippedList(report: Report): string[] {
     '',
     ...skipped.map((scenario) => `- ${text(scenario.name)} (${text(placeOf(scenario))}): ${text(scenario.skipped ?? '')}`),
   ]
+}
+
+/** The systems the scenarios ran on: every package with its version and folder. */
+function systemList(report: Report): string[] {
+  const systems = systemsOf(report)
+  if (systems.length === 0) return []
+  const lines = ['', '**System under test**']
+  for (const { system, scenarios } of systems) {
+    lines.push('', `${system.own ? "loadrace's own packages" : "The project's packages"}, for ${scenarios.map(name => text(name)).join(', ')}:`, '')
+    lines.push(row(['Package', 'Version', 'Folder']), row(['---', '---', '---']))
+    for (const item of system.packages) lines.push(row([text(item.name), text(item.version), `\`${item.path}\``]))
+  }
+  return lines
 }
 
 function diffBlock(title: string, diff: string): string[] {
@@ -170,6 +184,7 @@ export function renderMarkdown(report: Report): string {
     ...summaryTable(report),
     ...guaranteeLegend(report),
     ...skippedList(report),
+    ...systemList(report),
   )
   for (const scenario of failedScenarios(report)) lines.push(...failureSection(scenario))
   return `${lines.join('\n')}\n`

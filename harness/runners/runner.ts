@@ -5,6 +5,7 @@ import { headerToolNames } from '../projection/projection.ts'
 import { loadTarget } from '../targets/index.ts'
 import { runInterleaving } from '../runtime/interleaving.ts'
 import type { Contributions } from '../runtime/contributions.ts'
+import type { RanOn } from '../system/system.ts'
 
 /** One explored interleaving, as the sweep keeps it. */
 export interface RunRecord {
@@ -24,8 +25,8 @@ export interface RunRecord {
   json?: string
   /** Who contributed each tool and prompt section (for naming what moved in a divergence). */
   contributions?: Contributions
-  /** The Node the run ran on, and the APIs the target had to supply to it. */
-  runtime?: { node: string, shims: string[] }
+  /** The Node the run ran on, the APIs the target had to supply to it, and the system's packages. */
+  runtime?: RanOn
 }
 
 /** Runs interleavings of one scenario; in this process or spread over worker threads. */
@@ -51,6 +52,7 @@ export function replayableSchedule(record: Pick<RunRecord, 'schedule' | 'unreach
 export async function runRecord(scenario: Scenario, schedule: Schedule, index: number, timeoutMs?: number): Promise<RunRecord & { json: string }> {
   const target = await loadTarget(scenario.target)
   const result = await runInterleaving(scenario, target, schedule, { timeoutMs })
+  const system = await target.system(scenario.system)
   return {
     index,
     schedule: result.schedule,
@@ -62,7 +64,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     stuck: result.projection.stuck,
     json: result.json,
     contributions: result.contributions,
-    runtime: { node: process.version, shims: [...target.shims?.() ?? []] },
+    runtime: { node: process.version, shims: [...target.shims?.() ?? []], system: target.describe(system) },
   }
 }
 

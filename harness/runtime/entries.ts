@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import type { PluginSpec, Scenario } from '../scenario/types.ts'
 import type { ServiceEntry } from '../targets/types.ts'
 import type { Settlement } from './operations.ts'
-import { ScheduledInclude } from './scheduled-loader.ts'
+import type { ScheduledClasses } from './scheduled-loader.ts'
 import { BOOTSTRAP_INCLUDE_ID } from '../scenario/entry-labels.ts'
 import { toolPlugin, type PluginHost } from '../plugins/tool-plugin.ts'
 import { listenerPlugin } from '../plugins/listener-plugin.ts'
@@ -41,11 +41,11 @@ function faultOf(spec: PluginSpec) {
  * text; the include plugin named by package hands over the scheduled
  * Include, so the tree it mounts is scheduled too.
  */
-export function settlementOf(spec: PluginSpec, host: PluginHost): Settlement<unknown> {
+export function settlementOf(spec: PluginSpec, host: PluginHost, classes: ScheduledClasses): Settlement<unknown> {
   if (spec.kind === 'module') {
     const outcome = spec.outcome
     if (outcome.kind === 'failed') return { kind: 'value', produce: () => { throw new Error(outcome.error) } }
-    const namespace = spec.include ? { default: ScheduledInclude } : outcome.namespace
+    const namespace = spec.include ? { default: classes.Include } : outcome.namespace
     return { kind: 'value', produce: () => namespace }
   }
   const fault = faultOf(spec)

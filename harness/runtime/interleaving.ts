@@ -14,7 +14,8 @@ export { DEFAULT_TIMEOUT_MS, type InterleavingOptions, type InterleavingPhase, t
  * projection. Never hangs: unsettleable work is reported as stuck.
  */
 export async function runInterleaving(scenario: Scenario, target: Target, schedule: Schedule, options: InterleavingOptions = {}): Promise<InterleavingResult> {
-  const run = openInterleaving(scenario, target, schedule, options)
+  const system = await target.system(scenario.system)
+  const run = openInterleaving(scenario, target, system, schedule, options)
   try {
     await setUp(run)
     return await boot(run) ?? await turns(run)

@@ -6,7 +6,7 @@ import { driveSchedule } from './drive.ts'
 import { rootMount, settlementOf } from './entries.ts'
 import { mountOptionsOf } from './mount-options.ts'
 import { finish, inSystem, settle, stuckInfo, waitControl, type Interleaving, type InterleavingResult } from './run-state.ts'
-import { ScheduledLoader, scheduleImports } from './scheduled-loader.ts'
+import { scheduleImports } from './scheduled-loader.ts'
 import { settleOrStuck } from './settle.ts'
 
 /**
@@ -15,6 +15,12 @@ import { settleOrStuck } from './settle.ts'
  * the loop unable to serve) returns its result; otherwise it returns nothing
  * and the next phase runs.
  */
+
+/** Records a load error the loader threw rather than logged (once: the update and the boot may both throw it). */
+function recordLoadError(run: Interleaving, error: unknown): void {
+  const text = error instanceof Error ? error.message : String(error)
+  if (!run.loadErrors.includes(text)) run.loadErrors.push(text)
+}
 
 /** What a synthetic plugin needs of the run: the base composition, a gate per batch, and who has registered. */
 function pluginHost(run: Interleaving): PluginHost {
@@ -38,7 +44,7 @@ function pluginHost(run: Interleaving): PluginHost {
  */
 export async function setUp(run: Interleaving): Promise<void> {
   const { root, pool, scenario } = run
-  const mounted = inSystem(run, () => run.target.mount(root, mountOptionsOf(scenario)))
+  const mounted = inSystem(run, () => run.target.mount(root, mountOptionsOf(scenario, run.system)))
   run.mounted = mounted
   run.contributions = watchContributions(root)
   const host = pluginHost(run)
@@ -50,9 +56,9 @@ export async function setUp(run: Interleaving): Promise<void> {
     if (service) return pool.hold(label, { kind: 'value', produce: () => ({ default: service.plugin }) })
     const spec = specs.get(label)
     if (!spec) return Promise.reject(new Error(`no plugin "${label}" in scenario ${scenario.name}`))
-    return pool.hold(label, settlementOf(spec, host))
+    return pool.hold(label, settlementOf(spec, host, run.classes))
   })
-  inSystem(run, () => root.plugin(ScheduledLoader))
+  inSystem(run, () => root.plugin(run.classes.Loader))
   await settle(run)
   const loader = root.get('loader') as Loader | undefined
   if (!loader) throw new Error('scheduled loader did not start')
@@ -70,7 +76,9 @@ export async function boot(run: Interleaving): Promise<InterleavingResult | unde
   const mounted = run.mounted!
   const wait = waitControl(run)
   const mount = await rootMount(run.scenario, mounted.entries)
-  void inSystem(run, () => loader.root.update(mount.entries))
+  // A transactional loader (dsh's vendored one) rejects the update when an entry fails to import or apply, and rolls
+  // the tree back; the published one logs the failure and boots the rest. Either way it is the system's load error.
+  inSystem(run, () => loader.root.update(mount.entries)).then(() => {}, (error: unknown) => recordLoadError(run, error))
 
   const imports = await settleOrStuck(run.pool.whenRequested(mount.initial), wait)
   if (imports.kind === 'stuck') return finish(run, undefined, stuckInfo(run, imports.reason, 'boot'))
@@ -80,7 +88,7 @@ export async function boot(run: Interleaving): Promise<InterleavingResult | unde
   await (run.options.drive ?? driveSchedule)(run.pool, run.schedule, () => settle(run), () => booting)
   const settled = await settleOrStuck(booted, wait)
   if (settled.kind === 'stuck') return finish(run, undefined, stuckInfo(run, settled.reason, 'boot'))
-  if (settled.kind === 'rejected') run.loadErrors.push(settled.error instanceof Error ? settled.error.message : String(settled.error))
+  if (settled.kind === 'rejected') recordLoadError(run, settled.error)
 
   const problem = mounted.bootProblem()
   if (problem !== undefined) {

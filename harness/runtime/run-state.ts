@@ -1,4 +1,4 @@
-import { Context, Logger, type Message } from '@deepseek-ai/cordis'
+import type { Context, Message } from '@deepseek-ai/cordis'
 import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
@@ -16,6 +16,8 @@ import { runInSut } from './sut-context.ts'
 import { disposeAll } from './teardown.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
+import type { System } from '../system/system.ts'
+import { scheduledClasses, type ScheduledClasses } from './scheduled-loader.ts'
 
 /** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
 export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
@@ -53,6 +55,9 @@ export interface InterleavingResult {
 export interface Interleaving {
   readonly scenario: Scenario
   readonly target: Target
+  /** The cordis, loader and include the system runs on, and their scheduled classes. */
+  readonly system: System
+  readonly classes: ScheduledClasses
   readonly schedule: Schedule
   readonly options: InterleavingOptions
   /** Wall-clock time (ms) after which a wait is declared stuck on the timeout. */
@@ -77,28 +82,29 @@ export interface Interleaving {
 
 const plainExporter = { colors: false as const, export() {} }
 
-/** The text of one logged error: the error's message, or the formatted log line. */
-function logText(message: Message): string {
+/** The text of one logged error: the error's message (an Error of any realm), or the line the system's logger formats. */
+function logText(message: Message, system: System): string {
   const [first] = message.args
-  if (first instanceof Error) return first.message
-  return Logger.format(plainExporter, message)
+  if (first instanceof Error || (typeof first === 'object' && first !== null && typeof (first as Error).message === 'string' && typeof (first as Error).stack === 'string')) return (first as Error).message
+  return system.cordis.Logger.format(plainExporter, message)
 }
 
-/** Starts an interleaving: a fresh root context whose logged errors are recorded, and the sandbox that holds its timers. */
-export function openInterleaving(scenario: Scenario, target: Target, schedule: Schedule, options: InterleavingOptions): Interleaving {
+/** Starts an interleaving on `system`: a fresh root context whose logged errors are recorded, and the sandbox that holds its timers. */
+export function openInterleaving(scenario: Scenario, target: Target, system: System, schedule: Schedule, options: InterleavingOptions): Interleaving {
   const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
+  const classes = scheduledClasses(system)
   const stackTraceLimit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   const sandbox = new Sandbox()
-  const root = new Context()
+  const root = new system.cordis.Context()
   const pool = new OperationPool()
   const loadErrors: string[] = []
   root.logger.exporter({
     export: (message) => {
-      if (message.type === 'error') loadErrors.push(logText(message))
+      if (message.type === 'error') loadErrors.push(logText(message, system))
     },
   })
-  const run: Interleaving = { scenario, target, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
+  const run: Interleaving = { scenario, target, system, classes, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
   root.on('internal/status', () => { run.statusChanges++ })
   sandbox.install()
   return run

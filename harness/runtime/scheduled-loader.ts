@@ -1,8 +1,9 @@
 import type { Context, Fiber } from '@deepseek-ai/cordis'
-import { Group, Loader, type Entry, type EntryTree } from '@deepseek-ai/cordis-plugin-loader'
+import type { Entry, EntryTree, Loader } from '@deepseek-ai/cordis-plugin-loader'
+import type { Include } from '@deepseek-ai/cordis-plugin-include'
 import { entryLabel as labelOfLoaderId } from '../scenario/entry-labels.ts'
-import { Include } from '@deepseek-ai/cordis-plugin-include'
-import { attributeFibersBy } from './sut-context.ts'
+import type { System } from '../system/system.ts'
+import { attributeFibersBy, attributeFibersOf } from './sut-context.ts'
 
 /**
  * Resolves a held import: called with the entry's loader id and the module specifier
@@ -44,36 +45,58 @@ function scheduledImport(tree: EntryTree, name: string, getOuterStack: (() => st
   return hook(entryIdOf(tree, getOuterStack), name)
 }
 
-/** The `Include` tree (entries read from a file-backed cordis.yml) with scheduled imports; it never writes the file back. */
-export class ScheduledInclude extends Include {
-  override import(name: string, getOuterStack?: () => string[]) {
-    if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
-    return scheduledImport(this, name, getOuterStack)
-  }
-
-  override write(): void {}
+/** The scheduled classes of one system. */
+export interface ScheduledClasses {
+  /** The root `Loader` with scheduled imports (see {@link scheduledClasses}). */
+  readonly Loader: typeof Loader
+  /** The `Include` tree (entries read from a file-backed cordis.yml) with scheduled imports; it never writes the file back. */
+  readonly Include: typeof Include
 }
 
+const made = new WeakMap<object, ScheduledClasses>()
+
 /**
- * The root `Loader` with scheduled imports: every module import goes through
- * the hook registered for its root context (see {@link scheduleImports}), and
- * `cordis:include` mounts {@link ScheduledInclude}, so nested trees are
+ * The scheduled loader and include of `system`, subclassing that system's
+ * own `Loader` and `Include`: every module import goes through the hook
+ * registered for its root context (see {@link scheduleImports}), and
+ * `cordis:include` mounts the scheduled include, so nested trees are
  * scheduled too; `cordis:group` is the loader's `Group`, as dsh's app boot
  * registers it. `cordis:` builtins pass through unchanged, as in the real
- * loader. The classes are defined once, so every interleaving runs the same
- * (optimised) code.
+ * loader. The classes are made once per system, so every interleaving runs
+ * the same (optimised) code.
  */
-export class ScheduledLoader extends Loader {
-  constructor(ctx: Context, config?: Loader.Config) {
-    super(ctx, config)
-    this.builtins.include = ScheduledInclude
-    this.builtins.group = Group
+export function scheduledClasses(system: System): ScheduledClasses {
+  let classes = made.get(system.loader)
+  if (classes) return classes
+  attributeFibersOf(system.cordis.Fiber)
+  const { Loader: BaseLoader, Group } = system.loader
+  const { Include: BaseInclude } = system.include
+
+  class ScheduledInclude extends BaseInclude {
+    override import(name: string, getOuterStack?: () => string[]) {
+      if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
+      return scheduledImport(this, name, getOuterStack)
+    }
+
+    override write(): void {}
   }
 
-  override import(name: string, getOuterStack?: () => string[]) {
-    if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
-    return scheduledImport(this, name, getOuterStack)
+  class ScheduledLoader extends BaseLoader {
+    constructor(ctx: Context, config?: Loader.Config) {
+      super(ctx, config)
+      this.builtins.include = ScheduledInclude
+      this.builtins.group = Group
+    }
+
+    override import(name: string, getOuterStack?: () => string[]) {
+      if (name.startsWith('cordis:')) return super.import(name, getOuterStack)
+      return scheduledImport(this, name, getOuterStack)
+    }
   }
+
+  classes = { Loader: ScheduledLoader, Include: ScheduledInclude }
+  made.set(system.loader, classes)
+  return classes
 }
 
 /** Routes the imports of loaders mounted under `root` through `hook`. */

@@ -14,7 +14,7 @@
  * arguments and its result is returned as is.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { Fiber } from '@deepseek-ai/cordis'
+import type { Fiber } from '@deepseek-ai/cordis'
 import { ROOT_CHAIN } from '../space/space.ts'
 
 /** What the system under test may ask of the interleaving it runs in. */
@@ -52,14 +52,25 @@ interface Executable {
   _execute(this: Fiber, runner: unknown): unknown
 }
 
-const prototype = Fiber.prototype as unknown as Executable
-const execute = prototype._execute
-if (typeof execute !== 'function') throw new Error('cordis Fiber has no _execute method: loadrace cannot attribute plugin work to loader entries')
+/** The `Fiber` classes whose `_execute` is wrapped already (one per cordis copy the process loaded). */
+const wrapped = new WeakSet<object>()
 
-prototype._execute = function (this: Fiber, runner: unknown) {
-  const scope = storage.getStore()
-  if (scope === undefined) return execute.call(this, runner)
-  return storage.run({ host: scope.host, chain: chainOfFiber(this) ?? ROOT_CHAIN }, () => execute.call(this, runner))
+/**
+ * Makes the work of `FiberClass`'s fibers attributable: `_execute`, where a
+ * plugin's `apply`, constructor or effect body runs, re-enters the scope with
+ * the chain of the loader entry owning the fiber. Once per cordis copy.
+ */
+export function attributeFibersOf(FiberClass: { prototype: object }): void {
+  if (wrapped.has(FiberClass)) return
+  const prototype = FiberClass.prototype as Executable
+  const execute = prototype._execute
+  if (typeof execute !== 'function') throw new Error('cordis Fiber has no _execute method: loadrace cannot attribute plugin work to loader entries')
+  prototype._execute = function (this: Fiber, runner: unknown) {
+    const scope = storage.getStore()
+    if (scope === undefined) return execute.call(this, runner)
+    return storage.run({ host: scope.host, chain: chainOfFiber(this) ?? ROOT_CHAIN }, () => execute.call(this, runner))
+  }
+  wrapped.add(FiberClass)
 }
 
 /** Tells the scope which chain a fiber's work belongs to (the scheduled loader knows its entries). */

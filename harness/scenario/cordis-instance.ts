@@ -1,41 +1,23 @@
 /**
  * One cordis for everything: a plugin module must see the same
- * `@deepseek-ai/cordis` module instance as loadrace's scheduled loader, or its
- * services, events and inject checks live in a different registry and the
- * scheduler cannot observe them. A user project that installed a second copy
- * is told so before anything of it is imported.
+ * `@deepseek-ai/cordis` module instance as the system it is loaded into, or
+ * its services, events and inject checks live in a different registry and the
+ * scheduler cannot observe them. A module that resolves a second copy is told
+ * so before anything of it is imported.
  */
-import { realpath } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
-import { resolvePackageFrom } from './specifier.ts'
-
-const CORDIS = '@deepseek-ai/cordis'
-
-async function realFile(path: string): Promise<string> {
-  try {
-    return await realpath(path)
-  } catch {
-    return path
-  }
-}
-
-let own: Promise<string> | undefined
-
-/** The file loadrace itself loads for `@deepseek-ai/cordis`. */
-export function ownCordisFile(): Promise<string> {
-  own ??= realFile(resolvePackageFrom(CORDIS, fileURLToPath(import.meta.url)) ?? CORDIS)
-  return own
-}
+import { CORE_PACKAGES, type System } from '../system/system.ts'
+import { resolvePackageFrom } from '../system/resolve.ts'
 
 /**
- * Why the module at `modulePath` cannot share loadrace's cordis (it resolves
- * `@deepseek-ai/cordis` to another file), or undefined when it shares it or
- * does not resolve cordis at all.
+ * Why the module at `modulePath` cannot share the system's cordis (it
+ * resolves `@deepseek-ai/cordis` to another file), or undefined when it shares
+ * it or does not resolve cordis at all.
  */
-export async function cordisCopyProblem(modulePath: string): Promise<string | undefined> {
-  const theirs = resolvePackageFrom(CORDIS, modulePath)
+export function cordisCopyProblem(modulePath: string, system: System): string | undefined {
+  const theirs = resolvePackageFrom(CORE_PACKAGES.cordis, modulePath)
   if (theirs === undefined) return undefined
-  const [mine, real] = await Promise.all([ownCordisFile(), realFile(theirs)])
-  if (real === mine) return undefined
-  return `resolves ${CORDIS} to ${real}, but loadrace uses ${mine}: two cordis copies cannot share one loader`
+  const mine = system.packages.cordis.entry
+  if (theirs === mine) return undefined
+  const whose = system.own ? 'loadrace uses' : `the system under test (${system.project}) uses`
+  return `resolves ${CORE_PACKAGES.cordis} to ${theirs}, but ${whose} ${mine}: two cordis copies cannot share one loader`
 }

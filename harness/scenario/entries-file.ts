@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { load as loadYaml } from 'js-yaml'
-import { applyEntryPatches, entryListSchema } from '@deepseek-ai/cordis-plugin-include'
+import type { System } from '../system/system.ts'
 import type { EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
 import { entryLabel, LOADER_ID_SEPARATOR } from './entry-labels.ts'
 import type { ScenarioErrorFields } from './errors.ts'
@@ -73,7 +73,7 @@ function isJsExpression(value: unknown): boolean {
 }
 
 /** Reads and parses one entry list exactly as the include plugin does. */
-async function readEntryList(file: string, from: { file: string, path: FieldPath } | undefined): Promise<unknown[]> {
+async function readEntryList(file: string, from: { file: string, path: FieldPath } | undefined, system: System): Promise<unknown[]> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -84,7 +84,7 @@ async function readEntryList(file: string, from: { file: string, path: FieldPath
   }
   let data: unknown
   try {
-    data = loadYaml(text, { schema: entryListSchema })
+    data = loadYaml(text, { schema: system.include.entryListSchema })
   } catch (error) {
     const mark = (error as { mark?: { line: number, column: number } }).mark
     const reason = (error as { reason?: string }).reason ?? String(error)
@@ -98,6 +98,8 @@ async function readEntryList(file: string, from: { file: string, path: FieldPath
 interface Walk {
   entries: TreeEntry[]
   labels: Map<string, string>
+  /** The system whose include reads the files and whose cordis every module must share. */
+  system: System
 }
 
 interface Level {
@@ -138,7 +140,7 @@ async function walkEntry(options: unknown, index: number, level: Level, walk: Wa
 
   const isInclude = name === 'cordis:include' || name === INCLUDE_PACKAGE
   if (!name.startsWith('cordis:')) {
-    const loaded = await loadModule(name, dirname(level.file))
+    const loaded = await loadModule(name, dirname(level.file), walk.system)
     if (!isLoaded(loaded)) fail(level.file, [...at, 'name'], loaded.problem, loaded.allowed)
     entry.module = loaded
   }
@@ -149,8 +151,8 @@ async function walkEntry(options: unknown, index: number, level: Level, walk: Wa
     entry.include = true
     const file = includedFile(options, level, at)
     const config = options.config as Record<string, unknown>
-    const listed = await readEntryList(file, { file: level.file, path: [...at, 'config', 'path'] })
-    const patched = applyEntryPatches(listed as EntryOptions[], config.patches as never, () => {})
+    const listed = await readEntryList(file, { file: level.file, path: [...at, 'config', 'path'] }, walk.system)
+    const patched = walk.system.include.applyEntryPatches(listed as EntryOptions[], config.patches as never, () => {})
     const inner: Level = { file, prefix: loaderId + LOADER_ID_SEPARATOR, topLevel: false, depth: level.depth + 1 }
     await walkList(patched, inner, walk, [])
     return
@@ -187,10 +189,10 @@ export function isEntryListText(text: string): boolean {
  * naming it), and returns the entries, or the one problem that stops the
  * loader from reading the tree the same way (located in the file holding it).
  */
-export async function readEntryTree(file: string): Promise<EntryTree | ScenarioErrorFields> {
-  const walk: Walk = { entries: [], labels: new Map() }
+export async function readEntryTree(file: string, system: System): Promise<EntryTree | ScenarioErrorFields> {
+  const walk: Walk = { entries: [], labels: new Map(), system }
   try {
-    const list = await readEntryList(file, undefined)
+    const list = await readEntryList(file, undefined, system)
     await walkList(list, { file, prefix: '', topLevel: true, depth: 0 }, walk, [])
   } catch (error) {
     if (error instanceof TreeProblem) return error.fields

@@ -17,7 +17,7 @@ import { execFile } from 'node:child_process'
 import { relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { showValue } from './show.ts'
-import { resolvePackageFrom } from './specifier.ts'
+import { resolvePackageFrom } from '../system/resolve.ts'
 
 const MAX_MESSAGE = 200
 const CHILD_TIMEOUT_MS = 20_000

@@ -19,6 +19,7 @@ import { checkStructure } from './structure.ts'
 import { isParsed, parseScenarioYaml } from './yaml.ts'
 import type { Problem } from './problem.ts'
 import type { Scenario } from './types.ts'
+import { projectSystem, SystemError, type System } from '../system/system.ts'
 
 export { findScenarioFiles }
 
@@ -60,9 +61,25 @@ function entryListDefaults(file: string): Record<string, unknown> {
   return { name: slug || 'cordis', app: 'none', target: 'dsh', entries: `./${basename(path)}`, expect: { outcome: 'completed' } }
 }
 
+/**
+ * The system the scenario runs on: the project's own cordis, loader and
+ * include, found from the folder of the cordis.yml it names (`entries:`) or
+ * of the scenario file; loadrace's own where the project has none.
+ */
+async function systemOf(file: string, dir: string, value: Record<string, unknown>): Promise<System> {
+  const from = typeof value.entries === 'string' ? dirname(resolve(dir, value.entries)) : dir
+  try {
+    return await projectSystem(from)
+  } catch (error) {
+    if (!(error instanceof SystemError)) throw error
+    const field = typeof value.entries === 'string' ? ['entries'] : []
+    throw toError(file, { path: field, problem: error.message, allowed: 'a project with one @deepseek-ai/cordis, and its cordis-plugin-loader and cordis-plugin-include beside it (or none: loadrace\'s own)', anchor: 'value' })
+  }
+}
+
 /** Reads the cordis.yml a scenario names; an `expect.inactive` id must name one of its entries. */
-async function entryTreeOf(file: string, dir: string, value: Record<string, unknown>): Promise<EntryTree> {
-  const tree = await readEntryTree(resolve(dir, String(value.entries)))
+async function entryTreeOf(file: string, dir: string, value: Record<string, unknown>, system: System): Promise<EntryTree> {
+  const tree = await readEntryTree(resolve(dir, String(value.entries)), system)
   if (!('entries' in tree)) throw new ScenarioError(tree)
   const expect = value.expect as { inactive?: unknown }
   const labels = tree.entries.map(entry => entry.label)
@@ -87,21 +104,23 @@ export async function loadScenario(file: string): Promise<Scenario> {
   const defaultName = basename(file, extname(file))
   if (isEntryListText(text)) {
     const value = entryListDefaults(file)
-    const tree = await entryTreeOf(file, dir, value)
-    return normaliseScenario(value, { file, dir, defaultName, modules: new Map(), tree })
+    const system = await systemOf(file, dir, value)
+    const tree = await entryTreeOf(file, dir, value, system)
+    return normaliseScenario(value, { file, dir, defaultName, modules: new Map(), tree, system })
   }
   const parsed = parseScenarioYaml(text)
   if (!isParsed(parsed)) throw toError(file, parsed)
   const problems = [...checkStructure(parsed.value, ScenarioFileSchema), ...checkSemantics(parsed.value, defaultName)]
   const first = firstInDocument(parsed.doc, problems)
   if (first) throw toError(file, first)
-  const tree = typeof parsed.value.entries === 'string' ? await entryTreeOf(file, dir, parsed.value) : undefined
+  const system = await systemOf(file, dir, parsed.value)
+  const tree = typeof parsed.value.entries === 'string' ? await entryTreeOf(file, dir, parsed.value, system) : undefined
   const plugins = parsed.value.plugins
-  const modules = await loadPluginModules(Array.isArray(plugins) ? plugins : [], dir)
+  const modules = await loadPluginModules(Array.isArray(plugins) ? plugins : [], dir, system)
   if (!(modules instanceof Map)) throw toError(file, modules)
   const header = await loadExpectedHeader(parsed.value, dir)
   if (isProblem(header)) throw toError(file, header)
-  return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, ...tree ? { tree } : {} })
+  return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, system, ...tree ? { tree } : {} })
 }
 
 /** Whether a path names a folder (searched for scenario files) rather than a file. */

@@ -11,7 +11,6 @@
  * system's load error: the hook rethrows its stable text in every
  * interleaving, the loader logs it and boots the rest.
  */
-import { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import { pathToFileURL } from 'node:url'
 import { enableTypeScript } from '../typescript-loader.js'
 import { cordisCopyProblem } from './cordis-instance.ts'
@@ -20,6 +19,7 @@ import { isRecord } from './record.ts'
 import { showValue } from './show.ts'
 import { resolveSpecifier } from './specifier.ts'
 import type { Problem } from './problem.ts'
+import type { System } from '../system/system.ts'
 
 /** What importing a module gave: its namespace, or the load error the loader will log for it. */
 export type ModuleOutcome =
@@ -55,8 +55,8 @@ function describeExport(value: unknown): string {
 }
 
 /** Why the namespace holds no plugin the loader could apply (its `unwrapExports` decides which export it takes), or undefined when it does. */
-function shapeProblem(specifier: string, namespace: object): string | undefined {
-  if (isCordisPlugin(Loader.prototype.unwrapExports(namespace))) return undefined
+function shapeProblem(specifier: string, namespace: object, system: System): string | undefined {
+  if (isCordisPlugin(system.loader.Loader.prototype.unwrapExports(namespace))) return undefined
   if ('default' in namespace) return `the default export of ${JSON.stringify(specifier)} is not a cordis plugin, got ${describeExport(namespace.default)}`
   const names = Object.keys(namespace)
   return `${JSON.stringify(specifier)} exports no plugin: no default export, and no apply among its exports (${names.length === 0 ? 'it exports nothing' : `it exports ${names.join(', ')}`})`
@@ -68,12 +68,12 @@ function shapeProblem(specifier: string, namespace: object): string | undefined 
  * (the scenario is then bad input). An import that throws is not such a
  * line: it is the module's load error, carried in the outcome.
  */
-export async function loadModule(specifier: string, dir: string): Promise<LoadedModule | { problem: string, allowed: string }> {
+export async function loadModule(specifier: string, dir: string, system: System): Promise<LoadedModule | { problem: string, allowed: string }> {
   const resolved = await resolveSpecifier(specifier, dir)
   if ('problem' in resolved) return { problem: resolved.problem, allowed: MODULE_SPECIFIERS }
-  const copies = await cordisCopyProblem(resolved.path)
+  const copies = cordisCopyProblem(resolved.path, system)
   if (copies !== undefined) {
-    return { problem: `${JSON.stringify(specifier)} ${copies}`, allowed: 'plugins that import the @deepseek-ai/cordis loadrace runs on (install loadrace beside them, or dedupe cordis)' }
+    return { problem: `${JSON.stringify(specifier)} ${copies}`, allowed: 'plugins that import the @deepseek-ai/cordis the system under test runs on (one copy in the project: dedupe cordis)' }
   }
   let namespace: unknown
   try {
@@ -86,7 +86,7 @@ export async function loadModule(specifier: string, dir: string): Promise<Loaded
   if (typeof namespace !== 'object' || namespace === null) {
     return { problem: `${JSON.stringify(specifier)} did not import as a module namespace`, allowed: PLUGIN_SHAPES }
   }
-  const shape = shapeProblem(specifier, namespace)
+  const shape = shapeProblem(specifier, namespace, system)
   if (shape !== undefined) return { problem: shape, allowed: PLUGIN_SHAPES }
   return { path: resolved.path, outcome: { kind: 'namespace', namespace } }
 }
@@ -101,11 +101,11 @@ export function isLoaded(result: LoadedModule | { problem: string }): result is 
  * order, stopping at the first that cannot be used. Returns the modules by
  * entry index, or that problem located at the entry's `module` key.
  */
-export async function loadPluginModules(plugins: readonly unknown[], dir: string): Promise<Map<number, LoadedModule> | Problem> {
+export async function loadPluginModules(plugins: readonly unknown[], dir: string, system: System): Promise<Map<number, LoadedModule> | Problem> {
   const loaded = new Map<number, LoadedModule>()
   for (const [index, entry] of plugins.entries()) {
     if (!isRecord(entry) || typeof entry.module !== 'string') continue
-    const result = await loadModule(entry.module, dir)
+    const result = await loadModule(entry.module, dir, system)
     if (!isLoaded(result)) return { path: ['plugins', index, 'module'], problem: result.problem, allowed: result.allowed, anchor: 'value' }
     loaded.set(index, result)
   }

@@ -8,6 +8,7 @@ import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
 import type { LoadedModule } from './modules.ts'
 import type { EntryTree } from './entries-file.ts'
 import type { BaseConfig, EntriesSource, ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
+import type { System } from '../system/system.ts'
 
 /** `values` without its undefined keys (an explicit `null` stays, for the service to reject). */
 function definedOnly<T extends object>(values: T): Partial<T> {
@@ -31,6 +32,8 @@ export interface ScenarioSource {
   header?: ExpectedTool[]
   /** The cordis.yml named by `entries:`, read and its modules imported. */
   tree?: EntryTree
+  /** The system under test as the project has it. */
+  system: System
 }
 
 /** The parameters of a tool that declares none: an object schema without properties. */
@@ -126,6 +129,7 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     name: file.name ?? source.defaultName,
     file: source.file,
     dir: source.dir,
+    system: source.system,
     description: file.description ?? '',
     app: file.app,
     config,

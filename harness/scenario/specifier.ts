@@ -58,13 +58,3 @@ export async function resolveSpecifier(specifier: string, dir: string): Promise<
   if (!url.startsWith('file:')) return { problem: `${JSON.stringify(specifier)} resolves to ${url}, not to a plugin module file` }
   return { path: fileURLToPath(url) }
 }
-
-/** The file a package specifier resolves to from `fromFile`'s folder, or undefined when it does not resolve. */
-export function resolvePackageFrom(specifier: string, fromFile: string): string | undefined {
-  try {
-    const url = resolveFrom(specifier, pathToFileURL(fromFile).href)
-    return url.startsWith('file:') ? fileURLToPath(url) : undefined
-  } catch {
-    return undefined
-  }
-}

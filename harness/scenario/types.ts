@@ -5,6 +5,7 @@
 import type { VariantName } from '../targets/catalogue.ts'
 import type { ModuleOutcome } from './modules.ts'
 import type { Outcome } from '../verdict/outcome.ts'
+import type { System } from '../system/system.ts'
 
 /** Which app composition hosts the agent (`none`: the base services only). */
 export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as const
@@ -172,6 +173,8 @@ export interface Scenario {
   file: string
   /** Absolute directory of the file; module paths resolve against it. */
   dir: string
+  /** The system under test as the project has it: its cordis, loader and include (loadrace's own where it has none). */
+  system: System
   /** `''` when omitted. */
   description: string
   app: AppName

@@ -4,6 +4,7 @@ import { MockAdapter } from '../../src/llm/mock-adapter.ts'
 import { getVariant } from '../../src/variants/index.ts'
 import type { LiveRecord, Mounted, MountOptions, Target, TargetFeatures } from './types.ts'
 import { missingService } from './boot.ts'
+import { ownSystem } from '../system/system.ts'
 
 /** The scripted model's reply to every request. */
 const REPLY = 'ok'
@@ -13,9 +14,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** Why the reference cannot take this base config, or undefined. */
+/** Why the reference cannot run a scenario with these features (its system, its base config), or undefined. */
 function unsupportedBase(features: TargetFeatures): string | undefined {
-  const { base, app } = features
+  const { base, app, system } = features
+  if (!system.own) {
+    return `the reference runs on loadrace's own ${system.packages.cordis.name}; the project at ${system.project} has its own (${system.packages.cordis.version}, ${system.packages.cordis.dir}): sweep it with --target dsh`
+  }
   if (base.tools !== undefined) return 'the reference tool registry takes no config (base.tools is for the dsh tool runtime)'
   const forwarded = base.systemPrompt !== undefined || base.agent?.provider !== undefined || base.agent?.model !== undefined
   if (forwarded && (app === 'stdio-agent' || app === 'acp-agent')) {
@@ -68,5 +72,7 @@ function mount(root: Context, options: MountOptions): Mounted {
 export const referenceTarget: Target = {
   name: 'reference',
   unsupported: unsupportedBase,
+  system: () => ownSystem(),
+  describe: system => system.describe(),
   mount,
 }

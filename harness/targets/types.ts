@@ -1,4 +1,5 @@
 import type { Context, Plugin } from '@deepseek-ai/cordis'
+import type { System, SystemDescription } from '../system/system.ts'
 
 /**
  * A system under test. loadrace drives the same scenarios through the same
@@ -60,6 +61,8 @@ export interface BaseConfig {
 
 /** What the base composition needs from the scenario. */
 export interface MountOptions {
+  /** The system the interleaving runs on (see {@link Target.system}). */
+  system: System
   app: 'stdio-agent' | 'acp-agent' | 'agent-core' | 'none'
   config: { persona?: string, toolOrder?: unknown }
   base: BaseConfig
@@ -72,6 +75,8 @@ export interface MountOptions {
 
 /** What a target is asked about before it runs a scenario. */
 export interface TargetFeatures {
+  /** The system the project under test has. */
+  system: System
   app: string
   variant: string
   invariant: boolean
@@ -106,6 +111,10 @@ export interface Target {
   readonly name: TargetName
   /** Why this target cannot run a scenario with these features, or undefined. */
   unsupported(features: TargetFeatures): string | undefined
+  /** The system it runs on, given the project's: its own, or the project's. */
+  system(project: System): Promise<System>
+  /** What a report says of the system it ran on: the core packages and the packages of its own it loaded. */
+  describe(system: System): SystemDescription
   mount(root: Context, options: MountOptions): Mounted
   /** Node APIs this target supplied to this process because its runtime lacks them (reported beside the Node version). */
   shims?(): readonly string[]

@@ -114,12 +114,13 @@ describe('report.md', () => {
       if (lines[i - 1]?.startsWith('|')) tables.at(-1)!.push(line)
       else tables.push([line])
     })
-    expect(tables).toHaveLength(2)
+    // The summary, the system under test, and the outputs of the failed scenario.
+    expect(tables.map(table => tableCells(table[0]!)[0])).toEqual(['Scenario', 'Package', 'Output'])
     for (const table of tables) {
       const width = tableCells(table[0]!).length
       for (const row of table) expect(tableCells(row), row).toHaveLength(width)
     }
-    const outputs = tables[1]!
+    const outputs = tables[2]!
     expect(tableCells(outputs[0]!)).toEqual(['Output', 'Interleavings', 'Tools', 'Replay token'])
     const lists = outputs.slice(2).map((row) => markdownText(tableCells(row)[2]!))
     expect(lists.sort()).toEqual([`${IMG}, ${shown(PIPE)}`, `${shown(PIPE)}, ${IMG}`].sort())

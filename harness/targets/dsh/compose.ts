@@ -9,8 +9,8 @@
 import { missingService } from '../boot.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import type { MountOptions } from '../types.ts'
-import { MOCK_MODEL, MOCK_PROVIDER, RecordingMockAdapter } from './mock-adapter.ts'
-import { dsh, type SystemPromptConfig } from './packages.ts'
+import { MOCK_MODEL, MOCK_PROVIDER, recordingAdapterClass, type RecordingMockAdapter } from './mock-adapter.ts'
+import { packagesOf, type DshPackages, type SystemPromptConfig } from './packages.ts'
 import { dshService, isServiceActive } from './services.ts'
 
 /** One mounted composition. */
@@ -18,6 +18,8 @@ export interface Composition {
   readonly root: Context
   /** The scripted model; its `requests` are every request dispatched on this root. */
   readonly adapter: RecordingMockAdapter
+  /** The dsh packages it is made of. */
+  readonly dsh: DshPackages
   /** Services that must be active before turns can run. */
   readonly required: readonly string[]
   /** The agent the turns run on: the route the scripted model serves, and the session's working directory. */
@@ -39,8 +41,9 @@ export function systemPromptConfig(config: MountOptions['config'], base: MountOp
  * logged by cordis, and everything injecting it stays pending: see
  * {@link bootProblem}.
  */
-export function mountComposition(root: Context, options: Pick<MountOptions, 'config' | 'invariant' | 'base'>): Composition {
-  const adapter = new RecordingMockAdapter()
+export function mountComposition(root: Context, options: Pick<MountOptions, 'config' | 'invariant' | 'base' | 'system'>): Composition {
+  const dsh = packagesOf(options.system)
+  const adapter = new (recordingAdapterClass(dsh))()
   const { provider = MOCK_PROVIDER, model = MOCK_MODEL, cwd } = options.base.agent ?? {}
   root.plugin(dsh.LlmRuntime)
   root.plugin(dsh.SessionStore)
@@ -62,6 +65,7 @@ export function mountComposition(root: Context, options: Pick<MountOptions, 'con
   return {
     root,
     adapter,
+    dsh,
     required: options.invariant ? ['agentLoop', 'invariants'] : ['agentLoop'],
     agent: { provider, model, ...cwd === undefined ? {} : { cwd } },
   }

@@ -13,6 +13,8 @@ import { bootProblem, mountComposition } from './compose.ts'
 import { ensurePromiseWithResolvers, suppliedShims } from './node20.ts'
 import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'
 import { runTurns } from './turns.ts'
+import { DSH_PACKAGE_NAMES, loadPackages } from './packages.ts'
+import type { System } from '../../system/system.ts'
 
 /** Why the published packages cannot run a scenario with these features, or undefined. */
 function unsupported(features: TargetFeatures): string | undefined {
@@ -37,4 +39,15 @@ function mount(root: Context, options: MountOptions): Mounted {
 }
 
 /** The published dsh packages as a {@link Target}. */
-export const dshTarget: Target = { name: 'dsh', unsupported, mount, shims: suppliedShims }
+export const dshTarget: Target = {
+  name: 'dsh',
+  unsupported,
+  /** The project's own system, its dsh packages loaded. */
+  async system(project: System) {
+    await loadPackages(project)
+    return project
+  },
+  describe: system => system.describe(DSH_PACKAGE_NAMES),
+  mount,
+  shims: suppliedShims,
+}

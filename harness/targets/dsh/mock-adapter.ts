@@ -2,7 +2,7 @@
  * The scripted model of the dsh target: a dsh-llm adapter that records every
  * request it receives and answers each with the same short text reply.
  */
-import { dsh } from './packages.ts'
+import type { DshPackages } from './packages.ts'
 
 /** Provider route the adapter serves and the agent's requests name. */
 export const MOCK_PROVIDER = 'mock'
@@ -27,12 +27,27 @@ async function* replay(chunks: readonly object[]): AsyncGenerator<object> {
   yield* chunks
 }
 
-/** Answers every call with {@link MOCK_REPLY}; {@link requests} holds each request object by reference, in dispatch order. */
-export class RecordingMockAdapter extends dsh.LlmAdapter {
-  readonly requests: object[] = []
+/** A scripted model: answers every call with {@link MOCK_REPLY}; `requests` holds each request object by reference, in dispatch order. */
+export interface RecordingMockAdapter {
+  readonly requests: object[]
+  stream(request: object): AsyncIterable<object>
+}
 
-  override stream(request: object): AsyncIterable<object> {
-    this.requests.push(request)
-    return replay(textReply(MOCK_REPLY))
+const classes = new WeakMap<DshPackages, new () => RecordingMockAdapter>()
+
+/** The scripted model's class for one set of dsh packages: a subclass of their dsh-llm adapter (made once per set). */
+export function recordingAdapterClass(dsh: DshPackages): new () => RecordingMockAdapter {
+  let made = classes.get(dsh)
+  if (!made) {
+    made = class extends dsh.LlmAdapter implements RecordingMockAdapter {
+      readonly requests: object[] = []
+
+      override stream(request: object): AsyncIterable<object> {
+        this.requests.push(request)
+        return replay(textReply(MOCK_REPLY))
+      }
+    }
+    classes.set(dsh, made)
   }
+  return made
 }

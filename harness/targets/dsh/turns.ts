@@ -5,7 +5,6 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { LiveRecord, Observation, TargetEnvironment } from '../types.ts'
 import type { Composition } from './compose.ts'
 import { Determinizer } from './determinism.ts'
-import { dsh } from './packages.ts'
 import { dshService, listen } from './services.ts'
 
 function field(payload: unknown, key: string): unknown {
@@ -68,8 +67,8 @@ class LiveLog {
 }
 
 /** The user message of turn `turn`, in the key order dsh's own constructor produces. */
-function turnMessage(turn: number, id: string): object {
-  return dsh.freezeMessage({ content: [{ type: 'text', text: `turn ${turn}` }], source: { kind: 'user' }, role: 'user', id })
+function turnMessage(composition: Composition, turn: number, id: string): object {
+  return composition.dsh.freezeMessage({ content: [{ type: 'text', text: `turn ${turn}` }], source: { kind: 'user' }, role: 'user', id })
 }
 
 /**
@@ -92,7 +91,7 @@ export async function runTurns(composition: Composition, environment: TargetEnvi
     let observation: Observation
     try {
       for (let turn = 1; turn <= turns; turn++) {
-        const message = turnMessage(turn, environment.newId())
+        const message = turnMessage(composition, turn, environment.newId())
         const idle = live.nextIdle()
         handle.agent.followup(message)
         await idle
@@ -102,7 +101,7 @@ export async function runTurns(composition: Composition, environment: TargetEnvi
       observation = {
         events,
         requests: composition.adapter.requests.slice(firstRequest).map(request => determinizer.value(request)),
-        header: determinizer.value(dsh.foldRequestHeader(session.events)),
+        header: determinizer.value(composition.dsh.foldRequestHeader(session.events)),
         live: live.records.map(record => determinizer.value(record)),
       }
     } finally {

@@ -5,6 +5,7 @@ import { ScenarioErrors } from '../../../harness/scenario/errors.ts'
 import { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import type { PluginSpec } from '../../../harness/scenario/types.ts'
 import { fixtureDir, minimal, removeFixtureDirs } from '../../support/fixture-dirs.ts'
+import { ownSystem } from '../../../harness/system/system.ts'
 
 afterAll(removeFixtureDirs)
 
@@ -21,7 +22,10 @@ describe('loadScenario: normalisation', () => {
     const dir = await fixtureDir()
     const file = await dir.write('ci-flake.yml', minimal())
     const scenario = await loadScenario(file)
-    expect(scenario).toEqual({
+    const { system, ...rest } = scenario
+    // A fixture folder outside any project runs on loadrace's own system.
+    expect(system).toBe(await ownSystem())
+    expect(rest).toEqual({
       name: 'ci-flake',
       file,
       dir: dir.root,

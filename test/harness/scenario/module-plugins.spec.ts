@@ -173,20 +173,33 @@ expect:
 })
 
 describe('module: one cordis instance', () => {
-  it('rejects a plugin that resolves another copy of @deepseek-ai/cordis, naming both files on one line', async () => {
+  it('rejects a plugin that resolves another copy of @deepseek-ai/cordis than its system, naming both files on one line', async () => {
     const dir = await fixtureDir()
-    const copy = await installPackage(dir, '@deepseek-ai/cordis', {
-      'package.json': JSON.stringify({ name: '@deepseek-ai/cordis', version: '4.0.4', type: 'module', exports: { '.': './index.js' } }),
-      'index.js': 'export class Context {}\n',
-    })
-    await dir.write('plugin.mjs', 'import { Context } from "@deepseek-ai/cordis"\nexport default { apply() { return Context } }\n')
-    const file = await dir.write('s.yml', 'plugins:\n  - { id: copy, module: ./plugin.mjs }\nexpect: { outcome: completed }\n')
+    // The scenario's folder reaches no cordis (so it runs on loadrace's own); the plugin's folder reaches a second copy.
+    const copy = join(dir.root, 'plugins/node_modules/@deepseek-ai/cordis')
+    await dir.write('plugins/node_modules/@deepseek-ai/cordis/package.json', JSON.stringify({ name: '@deepseek-ai/cordis', version: '4.0.4', type: 'module', exports: { '.': './index.js' } }))
+    await dir.write('plugins/node_modules/@deepseek-ai/cordis/index.js', 'export class Context {}\n')
+    await dir.write('plugins/plugin.mjs', 'import { Context } from "@deepseek-ai/cordis"\nexport default { apply() { return Context } }\n')
+    const file = await dir.write('s.yml', 'plugins:\n  - { id: copy, module: ./plugins/plugin.mjs }\nexpect: { outcome: completed }\n')
     const error = await loadScenario(file).catch((thrown: unknown) => thrown)
     expect(error).toBeInstanceOf(ScenarioError)
     const { line } = error as ScenarioError
     expect(line).not.toMatch(/\n/)
     const own = realpathSync(join(ROOT, 'node_modules/@deepseek-ai/cordis/lib/index.js'))
-    expect(line).toContain(`${file}: plugins[0].module: "./plugin.mjs" resolves @deepseek-ai/cordis to ${join(copy, 'index.js')}, but loadrace uses ${own}`)
+    expect(line).toContain(`${file}: plugins[0].module: "./plugins/plugin.mjs" resolves @deepseek-ai/cordis to ${realpathSync(join(copy, 'index.js'))}, but loadrace uses ${own}`)
+  })
+
+  it('rejects a project whose cordis has no loader and include beside it, naming the project and its cordis', async () => {
+    const dir = await fixtureDir()
+    await dir.write('package.json', JSON.stringify({ name: 'half-a-system', private: true }))
+    await installPackage(dir, '@deepseek-ai/cordis', {
+      'package.json': JSON.stringify({ name: '@deepseek-ai/cordis', version: '4.0.0', type: 'module', exports: { '.': './index.js' } }),
+      'index.js': 'export class Context {}\n',
+    })
+    const file = await dir.write('s.yml', 'plugins:\n  - { id: tool-a, tools: [a] }\nexpect: { outcome: completed }\n')
+    const error = await loadScenario(file).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(ScenarioError)
+    expect((error as ScenarioError).line).toContain(`the project at ${realpathSync(dir.root)} has @deepseek-ai/cordis 4.0.0 (${realpathSync(join(dir.root, 'node_modules/@deepseek-ai/cordis'))}) but no @deepseek-ai/cordis-plugin-loader or @deepseek-ai/cordis-plugin-include beside it`)
   })
 
   it('accepts a plugin whose cordis is loadrace\'s own, reached through a symlink', async () => {

@@ -2,12 +2,17 @@ import { Context, type Fiber } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
 import { dshTarget } from '../../../harness/targets/dsh/index.ts'
 import { ensurePromiseWithResolvers } from '../../../harness/targets/dsh/node20.ts'
-import { dsh } from '../../../harness/targets/dsh/packages.ts'
+import { loadPackages } from '../../../harness/targets/dsh/packages.ts'
+import { ownSystem } from '../../../harness/system/system.ts'
 import { dshService } from '../../../harness/targets/dsh/services.ts'
 import type { Mounted, MountOptions, Observation } from '../../../harness/targets/types.ts'
 import { createDeterministicEnvironment } from '../../../src/runtime/environment.ts'
 
 const REST = '<unlisted-tools>'
+
+/** loadrace's own system (no project copies here) and its pinned dsh packages. */
+const system = await ownSystem()
+const dsh = await loadPackages(system)
 
 interface Harness {
   root: Context
@@ -26,6 +31,7 @@ function mountDsh(config: MountOptions['config'] = {}, invariant = false): Harne
     },
   })
   const mounted = dshTarget.mount(root, {
+    system,
     app: 'none',
     config: { persona: 'You are a test agent.', ...config },
     base: {},
@@ -223,7 +229,7 @@ describe('dsh target: tools and services', () => {
 })
 
 describe('dsh target: unsupported features', () => {
-  const base = { app: 'none', variant: 'canonical', invariant: false, services: 'root', base: {} }
+  const base = { system, app: 'none', variant: 'canonical', invariant: false, services: 'root', base: {} }
 
   it('supports the canonical base composition, with or without the invariant', () => {
     expect(dshTarget.unsupported(base)).toBeUndefined()
