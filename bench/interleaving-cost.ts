@@ -12,6 +12,7 @@ import { compareTasks, ratioOver } from './clock.ts'
 import type { BootVariant, InterleavingFigures } from './figures.ts'
 import { loaderBoot, withoutStacks, type ImportOrder } from './loader-boot.ts'
 import { ownerShares, profiled } from './profile.ts'
+import { HERE } from './machine.ts'
 
 /**
  * One interleaving against its floor: the same composition (the reference
@@ -24,7 +25,7 @@ import { ownerShares, profiled } from './profile.ts'
 /** A fresh root with the reference target's base composition mounted on it. */
 function mountBase(scenario: Scenario): { root: Context, mounted: Mounted } {
   const root = new Context()
-  const mounted = referenceTarget.mount(root, { ...mountOptionsOf(scenario, scenario.system), services: 'root' })
+  const mounted = referenceTarget.mount(root, { ...mountOptionsOf(scenario, scenario.system, HERE), services: 'root' })
   return { root, mounted }
 }
 

@@ -11,6 +11,7 @@ import type { Scenario } from '../harness/scenario/types.ts'
 import { mountOptionsOf } from '../harness/runtime/mount-options.ts'
 import type { Target } from '../harness/targets/types.ts'
 import { whenActive } from '../src/composition.ts'
+import { HERE } from './machine.ts'
 
 /**
  * A scenario booted through the real cordis loader without loadrace's
@@ -64,7 +65,7 @@ export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOr
     const system = await target.system(scenario.system)
     const classes = scheduledClasses(system)
     const root = new system.cordis.Context()
-    const mounted = target.mount(root, mountOptionsOf(scenario, system))
+    const mounted = target.mount(root, mountOptionsOf(scenario, system, HERE))
     // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
     const host: PluginHost = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))

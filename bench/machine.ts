@@ -1,5 +1,6 @@
-import { cpus, loadavg } from 'node:os'
+import { cpus, homedir, loadavg, tmpdir } from 'node:os'
 import type { MachineInfo } from './figures.ts'
+import type { Workdir } from '../harness/targets/types.ts'
 
 /** The machine the bench runs on. */
 export function machineInfo(): MachineInfo {
@@ -13,3 +14,10 @@ export function machineInfo(): MachineInfo {
     loadAverage: [one ?? 0, five ?? 0, fifteen ?? 0],
   }
 }
+
+/**
+ * The folders a boot measured without the scheduler runs in: the process's
+ * own (the harness gives every interleaving a fresh temporary folder, which
+ * is part of what it costs).
+ */
+export const HERE: Workdir = { root: tmpdir(), cwd: process.cwd(), home: homedir() }

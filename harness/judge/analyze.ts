@@ -63,7 +63,8 @@ export async function uncontrolledReplay(scenario: Scenario, outputs: readonly O
   return null
 }
 
-async function counterexample(scenario: Scenario, space: Space, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
+/** Two interleavings one adjacent swap apart whose bytes differ, found from `base` and `divergent`, with what moved and the swap matrix. */
+export async function counterexample(scenario: Scenario, space: Space, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
   const result = await minimize(replayableSchedule(base), replayableSchedule(divergent), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)

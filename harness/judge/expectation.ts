@@ -59,7 +59,8 @@ export function uncontrolledProblem(replay: UncontrolledReplay): string {
 function inactiveProblems(projection: Projection, expected: readonly string[], where: string): string[] {
   if (projection.outcome === 'stuck') return []
   const inactive = projection.inactive ?? []
-  const unexpected = inactive.filter(entry => !expected.includes(entry.id))
+  // A disabled entry is the configuration's choice (a snapshot configuration disables the live model adapter), never a failure to activate, as in dsh's own boot.
+  const unexpected = inactive.filter(entry => !expected.includes(entry.id) && entry.reason !== 'disabled')
   const active = expected.filter(id => !inactive.some(entry => entry.id === id))
   return [
     ...unexpected.map(entry => `entry ${describeInactive(entry)} never became active (${where}); list it under expect.inactive if that is intended`),

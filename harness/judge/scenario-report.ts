@@ -10,6 +10,7 @@ import type { GoldenStatus } from '../goldens/golden.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
 import type { RanOn } from '../system/system.ts'
+import type { SnapshotFinding } from './snapshot.ts'
 
 /** One distinct output (projection) and the interleavings that produced it. */
 export interface ReportOutput {
@@ -64,6 +65,8 @@ export interface ScenarioReport {
   hosts: string[]
   /** The Node the first host ran on, and the APIs the target had to supply to it (e.g. Promise.withResolvers on Node 20). */
   runtime?: RanOn
+  /** With a dsh snapshot (`snapshot:`): what its pinned files are of the explored outputs. */
+  snapshot?: SnapshotFinding
   /** Set when the verdict is `host-dependent`: the interleaving whose bytes differ between two hosts. */
   hostDifference?: HostDifference
   golden: GoldenStatus
@@ -97,6 +100,8 @@ export interface ScenarioVerdictInput {
   analysis: Analysis
   problems: string[]
   golden: { status: GoldenStatus, file?: string, diff?: string }
+  /** What comparing the outputs with the scenario's dsh snapshot found, when it names one. */
+  snapshot?: SnapshotFinding
   durationMs: number
 }
 
@@ -152,6 +157,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   report.hosts = [...input.hosts]
   if (exploration.runtime !== undefined) report.runtime = exploration.runtime
   if (analysis.verdict === 'host-dependent') report.hostDifference = analysis.hostDifference
+  if (input.snapshot !== undefined) report.snapshot = input.snapshot
   if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   return report

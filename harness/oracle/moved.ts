@@ -12,6 +12,13 @@ export interface MovedContribution {
   kind: Contribution['kind']
   name: string
   owner: string
+  /** The plugin, mounted by the owner's plugin, that registered it (see `Contribution.plugin`). */
+  plugin?: string
+}
+
+/** Who contributed it, as reports write it: the loader entry, and the plugin under it when that is another one (`base.acp-agent › tool-jobs`). */
+export function contributor(item: { owner: string, plugin?: string }): string {
+  return item.plugin === undefined ? item.owner : `${item.owner} › ${item.plugin}`
 }
 
 function key(item: Contribution): string {
@@ -38,7 +45,7 @@ function inverted(before: readonly Contribution[], after: readonly Contribution[
 export function movedContributions(before: Contributions | undefined, after: Contributions | undefined): MovedContribution[] {
   if (!before || !after) return []
   return [...inverted(before.sections, after.sections), ...inverted(before.tools, after.tools)]
-    .map(({ kind, name, owner }) => ({ kind, name, owner }))
+    .map(({ kind, name, owner, plugin }) => ({ kind, name, owner, ...plugin === undefined ? {} : { plugin } }))
 }
 
 /** The plugins owning the moved contributions, each once, in order. */
@@ -47,7 +54,7 @@ export function movedOwners(moved: readonly MovedContribution[]): string[] {
 }
 
 function sectionLine(section: Contribution): string {
-  return `${section.order === undefined ? '' : `[${section.order}] `}${section.name} (${section.owner})`
+  return `${section.order === undefined ? '' : `[${section.order}] `}${section.name} (${contributor(section)})`
 }
 
 /**

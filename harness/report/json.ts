@@ -3,12 +3,33 @@ import type { Report } from './types.ts'
 import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
 import type { UncontrolledReplay, HostDifference } from '../verdict/verdict.ts'
 import type { RanOn } from '../system/system.ts'
+import type { SnapshotFinding, SnapshotSide } from '../judge/snapshot.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
  * in the order `types.ts` declares, so two reports with equal content
  * serialise to equal bytes however they were put together.
  */
+
+function canonicalSide(side: SnapshotSide): SnapshotSide {
+  return { interleavings: side.interleavings, outputs: side.outputs, ...side.token === undefined ? {} : { token: side.token } }
+}
+
+function canonicalSnapshot(finding: SnapshotFinding): SnapshotFinding {
+  return {
+    folder: finding.folder,
+    status: finding.status,
+    expected: finding.expected,
+    matching: canonicalSide(finding.matching),
+    mismatching: canonicalSide(finding.mismatching),
+    ...finding.differs === undefined ? {} : { differs: finding.differs.map(({ file, diff }) => ({ file, diff })) },
+    ...finding.blame === undefined ? {} : { blame: [finding.blame[0], finding.blame[1]] },
+    ...finding.tokens === undefined ? {} : { tokens: [finding.tokens[0], finding.tokens[1]] },
+    ...finding.moved === undefined ? {} : { moved: finding.moved.map(({ kind, name, owner, plugin }) => ({ kind, name, owner, ...plugin === undefined ? {} : { plugin } })) },
+    ...finding.sections === undefined ? {} : { sections: finding.sections },
+    ...finding.fix === undefined ? {} : { fix: finding.fix },
+  }
+}
 
 function canonicalRuntime(runtime: RanOn): RanOn {
   return {
@@ -30,7 +51,7 @@ function canonicalDivergence(divergence: Divergence): Divergence {
     tokens: [divergence.tokens[0], divergence.tokens[1]],
     diff: divergence.diff,
     firstDifference: divergence.firstDifference,
-    moved: divergence.moved.map(({ kind, name, owner }) => ({ kind, name, owner })),
+    moved: divergence.moved.map(({ kind, name, owner, plugin }) => ({ kind, name, owner, ...plugin === undefined ? {} : { plugin } })),
     ...divergence.sections === undefined ? {} : { sections: divergence.sections },
     swaps: {
       plugins: [...divergence.swaps.plugins],
@@ -79,6 +100,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     hosts: [...scenario.hosts],
     ...(scenario.runtime === undefined ? {} : { runtime: canonicalRuntime(scenario.runtime) }),
     ...(scenario.hostDifference === undefined ? {} : { hostDifference: canonicalHostDifference(scenario.hostDifference) }),
+    ...(scenario.snapshot === undefined ? {} : { snapshot: canonicalSnapshot(scenario.snapshot) }),
     golden: scenario.golden,
     expected: { outcome: scenario.expected.outcome, deterministic: scenario.expected.deterministic },
     problems: [...scenario.problems],

@@ -4,6 +4,7 @@ import type { GoldenStatus } from '../goldens/golden.ts'
 import type { Report } from './types.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Verdict } from '../verdict/verdict.ts'
+import { contributor } from '../oracle/moved.ts'
 
 /**
  * What every human-facing format says the same way: the wording of results,
@@ -186,7 +187,7 @@ export function blameSentence(divergence: Divergence): string {
 /** What moved and whose it is, in a sentence: `Moved: section tool:workflow (tool-workflow), section tool:cordis (tool-cordis).`; undefined when nothing attributable moved. */
 export function movedSentence(divergence: Divergence): string | undefined {
   if (divergence.moved.length === 0) return undefined
-  return `Moved: ${divergence.moved.map(item => `${item.kind} ${item.name} (${item.owner})`).join(', ')}.`
+  return `Moved: ${divergence.moved.map(item => `${item.kind} ${item.name} (${contributor(item)})`).join(', ')}.`
 }
 
 /** The facts of one scenario run, each a short phrase, for a section's byline. */

@@ -1,6 +1,7 @@
 import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
+import type { SnapshotFinding } from '../judge/snapshot.ts'
 
 /**
  * A scenario as the terminal shows it — the `loadrace sweep` output, the
@@ -75,7 +76,33 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
   if (scenario.goldenDiff !== undefined) {
     lines.push(...trimmedDiff('diff against the golden (golden → this sweep); accept it with --update-goldens (-u):', scenario.goldenDiff, style))
   }
+  if (scenario.snapshot !== undefined) lines.push(...snapshotDetails(scenario, scenario.snapshot, style))
   return lines
+}
+
+/** What a snapshot finding shows under a failed scenario: blame, both replay commands, the sections, the fix, the diff from each pinned file. */
+function snapshotDetails(scenario: ScenarioReport, finding: SnapshotFinding, style: Style): string[] {
+  const lines: string[] = []
+  if (finding.blame !== undefined && finding.tokens !== undefined) {
+    lines.push(`${INDENT}snapshot blame: ${style.bold(`${finding.blame[0]} ↔ ${finding.blame[1]}`)}: swapping them turns the pinned load order into one the snapshot does not pin`)
+    lines.push(`${INDENT}replay (gives the pinned files): ${replayCommand(finding.tokens[0], scenario.file)}`)
+    lines.push(`${INDENT}replay (does not): ${replayCommand(finding.tokens[1], scenario.file)}`)
+  }
+  if (finding.sections !== undefined) lines.push(`${INDENT}system prompt sections (pinned → the other load order):`, ...indented(finding.sections, style, `${INDENT}  `))
+  if (finding.fix !== undefined) lines.push(`${INDENT}fix: ${finding.fix}`)
+  for (const file of finding.differs ?? []) lines.push(...trimmedDiff(`diff from the pinned ${file.file} (pinned → ${finding.mismatching.token ?? 'the first interleaving'}):`, file.diff, style))
+  return lines
+}
+
+/** One line saying what a snapshot is of the explored outputs, under a scenario that passed. */
+export function snapshotLine(finding: SnapshotFinding): string {
+  const total = finding.matching.interleavings + finding.mismatching.interleavings
+  const said: Record<SnapshotFinding['status'], string> = {
+    'holds': `holds: all ${total} interleavings give the pinned files`,
+    'pins-one': `pins one load order: ${finding.matching.interleavings} of ${total} interleavings give the pinned files${finding.blame ? `, blame ${finding.blame[0]} ↔ ${finding.blame[1]}` : ''}`,
+    'matches-none': `matches none of ${total} interleavings`,
+  }
+  return `snapshot ${finding.folder} ${said[finding.status]}${finding.status === finding.expected && finding.status !== 'holds' ? ' (as expected)' : ''}`
 }
 
 /** The line of a scenario and what follows it: the failure details, and a golden written. */
@@ -83,5 +110,6 @@ export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style
   const lines = [scenarioLine(scenario, nameWidth, style)]
   if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario, style))
   if (scenario.golden === 'written' && scenario.goldenFile !== undefined) lines.push(`${INDENT}${style.dim(`wrote golden ${scenario.goldenFile}`)}`)
+  if (scenario.snapshot !== undefined && resultOf(scenario) !== 'failed') lines.push(`${INDENT}${style.dim(snapshotLine(scenario.snapshot))}`)
   return lines
 }

@@ -26,6 +26,8 @@ export interface Contribution {
   name: string
   /** The label of the loader entry whose plugin registered it, or {@link BASE_OWNER}. */
   owner: string
+  /** The name of the plugin that registered it, when that is a plugin the entry's own plugin mounted (an app entry's spine). */
+  plugin?: string
   /** A section's `order` (ties keep registration order). */
   order?: number
 }
@@ -38,11 +40,22 @@ export interface Contributions {
 
 /** The loader entry a fiber runs under, by label. */
 export function ownerOf(fiber: Fiber | undefined): string {
+  return attributionOf(fiber).owner
+}
+
+/** The loader entry a fiber runs under, and the fiber's own plugin name when it is a plugin that entry mounted. */
+function attributionOf(fiber: Fiber | undefined): { owner: string, plugin?: string } {
   for (let cursor = fiber; cursor !== undefined && cursor.runtime !== null; cursor = cursor.parent.fiber) {
-    if (cursor.entry !== undefined) return entryLabel(cursor.entry.id)
+    if (cursor.entry !== undefined) {
+      const owner = entryLabel(cursor.entry.id)
+      // A plugin the entry's own plugin mounted runs in a fiber of its own (an app entry's spine).
+      const own = cursor.entry.fiber
+      const plugin = fiber === own || fiber?.runtime === own?.runtime ? undefined : fiber?.runtime?.name
+      return typeof plugin === 'string' && plugin !== '' ? { owner, plugin } : { owner }
+    }
     if (cursor.parent.fiber === cursor) break
   }
-  return BASE_OWNER
+  return { owner: BASE_OWNER }
 }
 
 type Method = (this: { ctx?: Context }, ...args: unknown[]) => unknown
@@ -64,7 +77,7 @@ function observe(service: object, method: string, seen: (caller: Context | undef
 
 /** Records registrations on `root`'s system prompt and tool service from the moment they appear; call before plugins load. */
 export function watchContributions(root: Context): { read(): Contributions } {
-  const owners = { tool: new Map<string, string>(), section: new Map<string, { owner: string, order?: number }>() }
+  const owners = { tool: new Map<string, { owner: string, plugin?: string }>(), section: new Map<string, { owner: string, plugin?: string, order?: number }>() }
   let last: { sections: unknown[], tools: unknown[] } | undefined
   const probe = (name: string, install: (service: object) => void) => {
     root.inject([name], (ctx) => {
@@ -75,7 +88,7 @@ export function watchContributions(root: Context): { read(): Contributions } {
   probe('systemPrompt', (service) => {
     observe(service, 'section', (caller, [section]) => {
       const { name, order } = named(section)
-      if (typeof name === 'string') owners.section.set(name, { owner: ownerOf(caller?.fiber), ...typeof order === 'number' ? { order } : {} })
+      if (typeof name === 'string') owners.section.set(name, { ...attributionOf(caller?.fiber), ...typeof order === 'number' ? { order } : {} })
     })
     observe(service, 'assemble', (_caller, _args, result) => {
       void Promise.resolve(result).then((assembly) => {
@@ -87,17 +100,17 @@ export function watchContributions(root: Context): { read(): Contributions } {
   probe('tools', (service) => {
     observe(service, 'register', (caller, [definition]) => {
       const { name } = named(definition)
-      if (typeof name === 'string') owners.tool.set(name, ownerOf(caller?.fiber))
+      if (typeof name === 'string') owners.tool.set(name, attributionOf(caller?.fiber))
     })
   })
   return {
     read() {
       const names = (list: unknown[]) => list.flatMap(item => typeof named(item).name === 'string' ? [named(item).name as string] : [])
       return {
-        tools: names(last?.tools ?? []).map(name => ({ kind: 'tool', name, owner: owners.tool.get(name) ?? BASE_OWNER })),
+        tools: names(last?.tools ?? []).map(name => ({ kind: 'tool', name, ...owners.tool.get(name) ?? { owner: BASE_OWNER } })),
         sections: names(last?.sections ?? []).map((name) => {
-          const known = owners.section.get(name)
-          return { kind: 'section', name, owner: known?.owner ?? BASE_OWNER, ...known?.order === undefined ? {} : { order: known.order } }
+          const { order, ...known } = owners.section.get(name) ?? { owner: BASE_OWNER }
+          return { kind: 'section', name, ...known, ...order === undefined ? {} : { order } }
         }),
       }
     },

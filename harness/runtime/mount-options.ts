@@ -1,12 +1,14 @@
 import { createDeterministicEnvironment } from '../targets/environment.ts'
 import type { Scenario } from '../scenario/types.ts'
-import type { MountOptions } from '../targets/types.ts'
+import type { MountOptions, Workdir } from '../targets/types.ts'
 import type { System } from '../system/system.ts'
 
 /** How a target mounts `scenario`'s base composition, with a fresh deterministic environment (clock and ids). */
-export function mountOptionsOf(scenario: Scenario, system: System): MountOptions {
+export function mountOptionsOf(scenario: Scenario, system: System, workdir: Workdir): MountOptions {
   return {
     system,
+    workdir,
+    ...scenario.snapshot === undefined ? {} : { snapshot: scenario.snapshot },
     app: scenario.app,
     config: scenario.config,
     variant: scenario.variant,

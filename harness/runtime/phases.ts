@@ -44,7 +44,7 @@ function pluginHost(run: Interleaving): PluginHost {
  */
 export async function setUp(run: Interleaving): Promise<void> {
   const { root, pool, scenario } = run
-  const mounted = inSystem(run, () => run.target.mount(root, mountOptionsOf(scenario, run.system)))
+  const mounted = inSystem(run, () => run.target.mount(root, mountOptionsOf(scenario, run.system, run.isolation.workdir)))
   run.mounted = mounted
   run.contributions = watchContributions(root)
   const host = pluginHost(run)

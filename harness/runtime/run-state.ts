@@ -18,6 +18,8 @@ import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
 import type { System } from '../system/system.ts'
 import { scheduledClasses, type ScheduledClasses } from './scheduled-loader.ts'
+import { isolate, type Isolation } from './workdir.ts'
+import type { Outcome } from '../verdict/outcome.ts'
 
 /** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
 export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
@@ -31,6 +33,8 @@ export interface InterleavingOptions {
   drive?: ScheduleDriver
   /** Called as each phase ends (a run that stops early skips the phases it did not reach). Benchmarks time the phases with it. */
   onPhase?: (phase: InterleavingPhase) => void
+  /** Keep the working folder of an interleaving whose outcome is not the one the scenario expects, and say where it is. */
+  keepWorkdir?: boolean
 }
 
 export interface InterleavingResult {
@@ -78,6 +82,10 @@ export interface Interleaving {
   /** The scheduled loader, once started. */
   loader?: Loader
   readonly stackTraceLimit: number
+  /** The interleaving's own working directory, home and environment, in force until it closes. */
+  readonly isolation: Isolation
+  /** How the interleaving ended, once projected: whether its folder is kept on request. */
+  outcome?: Outcome
 }
 
 const plainExporter = { colors: false as const, export() {} }
@@ -104,7 +112,9 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
       if (message.type === 'error') loadErrors.push(logText(message, system))
     },
   })
-  const run: Interleaving = { scenario, target, system, classes, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
+  const baseline = resourceBaseline()
+  const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
+  const run: Interleaving = { scenario, target, system, classes, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline, statusChanges: 0, stackTraceLimit, isolation }
   root.on('internal/status', () => { run.statusChanges++ })
   sandbox.install()
   return run
@@ -152,6 +162,7 @@ export function stuckInfo(run: Interleaving, reason: StuckInfo['reason'], phase:
 /** The interleaving's result: what it released, its projection and bytes, and who contributed what. */
 export function finish(run: Interleaving, observation: Observation | undefined, stuck: StuckInfo | null): InterleavingResult {
   const { projection, json, hash } = projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
+  run.outcome = projection.outcome
   const result = {
     schedule: [...run.pool.released()],
     enabledAt: [...run.pool.enabledAt()],
@@ -172,5 +183,7 @@ export function closeInterleaving(run: Interleaving): void {
   run.sandbox.dispose()
   disposeAll(run.root)
   Error.stackTraceLimit = run.stackTraceLimit
+  const kept = run.isolation.end(run.options.keepWorkdir === true && run.outcome !== run.scenario.expect.outcome)
+  if (kept !== undefined) process.stderr.write(`loadrace: kept the working folder of an interleaving of ${run.scenario.name} (outcome ${run.outcome ?? 'none'}, released ${run.pool.released().join(',') || 'nothing'}): ${kept}\n`)
   run.options.onPhase?.('teardown')
 }

@@ -6,16 +6,17 @@
  * so before anything of it is imported.
  */
 import { CORE_PACKAGES, type System } from '../system/system.ts'
-import { resolvePackageFrom } from '../system/resolve.ts'
+import { isInside, resolvePackageFrom } from '../system/resolve.ts'
 
 /**
  * Why the module at `modulePath` cannot share the system's cordis (it
  * resolves `@deepseek-ai/cordis` to another file), or undefined when it shares
- * it or does not resolve cordis at all.
+ * it or does not resolve cordis inside the project at all.
  */
 export function cordisCopyProblem(modulePath: string, system: System): string | undefined {
   const theirs = resolvePackageFrom(CORE_PACKAGES.cordis, modulePath)
-  if (theirs === undefined) return undefined
+  // A lookup that climbs out of the project (a checkout nested in another one) finds nothing of the project's.
+  if (theirs === undefined || !isInside(system.project, theirs)) return undefined
   const mine = system.packages.cordis.entry
   if (theirs === mine) return undefined
   const whose = system.own ? 'loadrace uses' : `the system under test (${system.project}) uses`

@@ -143,6 +143,8 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     ...file.timeout === undefined ? {} : { timeout: file.timeout },
     ...file.budget === undefined ? {} : { budget: file.budget },
     ...file.host === undefined ? {} : { host: parseHost(file.host).name },
+    env: { ...file.env },
+    ...file.snapshot === undefined ? {} : { snapshot: resolve(source.dir, file.snapshot) },
     plugins: source.tree ? treePlugins(source.tree) : (file.plugins ?? []).map((entry, index) => pluginSpec(entry, index, source.modules)),
     ...source.tree ? { entries: entriesSource(source.tree) } : {},
     expect: {
@@ -151,7 +153,9 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
       ...source.header === undefined ? {} : { header: source.header },
       inactive: file.expect.inactive ?? [],
       ...file.expect.error === undefined ? {} : { error: file.expect.error },
-      deterministic: file.expect.deterministic,
+      // A snapshot that pins one of several outputs is a race the sweep must find.
+      deterministic: file.expect.deterministic ?? file.expect.snapshot !== 'pins-one',
+      ...file.snapshot === undefined ? {} : { snapshot: file.expect.snapshot ?? 'holds' },
     },
   }
 }

@@ -6,7 +6,7 @@
 import { HOST_FORMS } from '../hosts/host.ts'
 import Schema from '@deepseek-ai/schemastery'
 import { VARIANT_NAMES } from '../targets/catalogue.ts'
-import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, SNAPSHOT_STATUSES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
 import { OUTCOMES } from '../verdict/outcome.ts'
 import { hinted } from './hints.ts'
 
@@ -170,11 +170,12 @@ const expectation = hinted(Schema.object({
     expected: 'an entry id', allowed: 'the id of a plugin entry (a cordis.yml entry: its id below the file, nested ids joined by ".")',
   }, true)),
   error: hinted(Schema.string(), { expected: 'a string', allowed: 'a substring of the expected error message' }),
-  deterministic: hinted(Schema.boolean().default(true), {
+  deterministic: hinted(Schema.boolean(), {
     expected: 'true or false',
-    allowed: 'false when the scenario demonstrates a race the sweep must find; default true',
+    allowed: 'false when the scenario demonstrates a race the sweep must find; default true (false with snapshot: pins-one)',
   }),
-}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools or header, inactive, error, deterministic' })
+  snapshot: hinted(oneOf(SNAPSHOT_STATUSES), oneOfHint('snapshot status', SNAPSHOT_STATUSES)),
+}).required(), { expected: 'a mapping', allowed: 'outcome, and optionally tools or header, inactive, error, deterministic, snapshot' })
 
 const range = (low: number, high: number) => Schema.natural().min(low).max(high)
 
@@ -237,6 +238,14 @@ export const ScenarioFileSchema = hinted(Schema.object({
   entries: hinted(Schema.string().min(1), {
     expected: 'a cordis.yml path',
     allowed: 'the path of a cordis.yml whose entries the loader mounts, relative to the scenario file',
+  }),
+  env: hinted(Schema.dict(hinted(Schema.string(), { expected: 'a string', allowed: 'the variable\'s value, a string (quote numbers)' })), {
+    expected: 'a mapping of variable names to strings',
+    allowed: 'environment variables the system sees in every interleaving, e.g. {DSH_PERMISSION_MODE: read-only}',
+  }),
+  snapshot: hinted(Schema.string().min(1), {
+    expected: 'a snapshot folder',
+    allowed: 'a dsh snapshot folder (tests/snapshots/NAME: input.json, session.jsonl and the pinned files), relative to the scenario file',
   }),
   expect: expectation,
 }), { expected: 'a YAML mapping', allowed: 'a YAML mapping of scenario keys' })

@@ -203,6 +203,39 @@ function checkHost(value: Record<string, unknown>): Problem[] {
   }
 }
 
+/** Variable names the isolation of every interleaving sets itself (a fresh home), which `env:` may not move. */
+const ISOLATION_VARIABLES = ['HOME', 'USERPROFILE', 'PWD']
+
+/** `env:` names are environment variable names, and leave the isolation's own alone. */
+function checkEnv(value: Record<string, unknown>): Problem[] {
+  if (!isRecord(value.env)) return []
+  return Object.keys(value.env).flatMap((name): Problem[] => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return [at(['env', name], `${JSON.stringify(name)} is not a variable name`, 'letters, digits and _, not starting with a digit', 'key')]
+    if (ISOLATION_VARIABLES.includes(name.toUpperCase())) return [at(['env', name], `${name} is set by loadrace for every interleaving (its own temporary folder)`, `another variable; ${ISOLATION_VARIABLES.join(', ')} are loadrace's`, 'key')]
+    return []
+  })
+}
+
+/** `app: entries` mounts the application of a cordis.yml; a snapshot judges that application; `expect.snapshot` needs a snapshot. */
+function checkApplication(value: Record<string, unknown>): Problem[] {
+  const out: Problem[] = []
+  const entries = Object.hasOwn(value, 'entries')
+  if (value.app === 'entries' && !entries && Object.hasOwn(value, 'plugins')) {
+    out.push(at(['app'], 'app: entries runs the application of a cordis.yml, and this file lists plugins', 'name the cordis.yml with entries:, or choose another app', 'value'))
+  }
+  if (value.app === 'entries' && value.target !== 'dsh') {
+    out.push(at(['app'], 'app: entries runs the application a cordis.yml mounts, and only the dsh target has one', 'add target: dsh', 'value'))
+  }
+  if (Object.hasOwn(value, 'snapshot') && value.app !== 'entries') {
+    out.push(at(['snapshot'], 'a dsh snapshot pins what an application shows its model', 'add app: entries and entries: the configuration the snapshot was recorded with', 'key'))
+  }
+  const expect = value.expect
+  if (isRecord(expect) && Object.hasOwn(expect, 'snapshot') && !Object.hasOwn(value, 'snapshot')) {
+    out.push(at(['expect', 'snapshot'], 'there is no snapshot to hold', 'add snapshot: the snapshot folder, or remove expect.snapshot', 'key'))
+  }
+  return out
+}
+
 export function checkSemantics(value: Record<string, unknown>, defaultName: string): Problem[] {
-  return [...checkName(value, defaultName), ...checkHost(value), ...checkSource(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
+  return [...checkName(value, defaultName), ...checkHost(value), ...checkSource(value), ...checkApplication(value), ...checkEnv(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
 }

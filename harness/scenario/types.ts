@@ -7,8 +7,12 @@ import type { ModuleOutcome } from './modules.ts'
 import type { Outcome } from '../verdict/outcome.ts'
 import type { System } from '../system/system.ts'
 
-/** Which app composition hosts the agent (`none`: the base services only). */
-export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none'] as const
+/**
+ * Which app composition hosts the agent: an RFC-era chain, `none` (the base
+ * services only), or `entries` — the application the cordis.yml of `entries:`
+ * mounts is the whole system under test, and loadrace mounts nothing of its own.
+ */
+export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none', 'entries'] as const
 export type AppName = typeof APP_NAMES[number]
 
 /** Which implementation runs: loadrace's reference or the published dsh packages. */
@@ -140,7 +144,13 @@ export interface Expectation {
   error?: string
   /** `false`: the scenario demonstrates a race the sweep must find. Defaults to `true`. */
   deterministic: boolean
+  /** With `snapshot:`: what the pinned files must be of the explored outputs (`holds` unless the file says otherwise). */
+  snapshot?: SnapshotStatus
 }
+
+/** What a dsh snapshot's pinned files are of the explored outputs: all of them, some, or none. */
+export const SNAPSHOT_STATUSES = ['holds', 'pins-one', 'matches-none'] as const
+export type SnapshotStatus = typeof SNAPSHOT_STATUSES[number]
 
 /** The app config under test; `toolOrder` is ABSENT when the file omits it (never defaulted to `[]`). */
 export interface ScenarioAppConfig {
@@ -193,6 +203,10 @@ export interface Scenario {
   budget?: number
   /** The host the file says the scenario runs on (`host:`), unless a sweep says otherwise; absent when omitted. */
   host?: string
+  /** Variables set in the system's environment for every interleaving (`env:`), beside its own `HOME`. */
+  env: Readonly<Record<string, string>>
+  /** The absolute folder of the dsh snapshot the application is judged against (`snapshot:`), when there is one. */
+  snapshot?: string
   /**
    * The loader entries whose imports are scheduled, in file order. With
    * `entries:`, one module entry per importing entry of the cordis.yml

@@ -12,6 +12,7 @@ import { enveloped } from '../report/envelope.ts'
 import { explore } from '../explore/explore.ts'
 import { type Exploration, type ExploreOptions } from '../explore/exploration.ts'
 import { analyze } from '../judge/analyze.ts'
+import { judgeSnapshot, snapshotProblem } from '../judge/snapshot.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { expectationProblems } from '../judge/expectation.ts'
 import { RunCache } from '../runners/run-cache.ts'
@@ -83,17 +84,21 @@ export interface JudgeOptions {
  */
 export async function judge(original: Scenario, scenario: Scenario, exploration: Exploration, options: JudgeOptions, started = Date.now()): Promise<ScenarioReport> {
   const interrupted = options.interrupted === true
+  const cache = new RunCache(options.runner, scenario)
   const analysis = interrupted
     ? interruptedAnalysis(exploration)
-    : await analyze(scenario, exploration, new RunCache(options.runner, scenario), options.otherHosts)
+    : await analyze(scenario, exploration, cache, options.otherHosts)
+  const snapshot = interrupted || analysis.verdict === 'error' ? undefined : await judgeSnapshot(scenario, exploration, cache)
   const problems = expectationProblems(scenario, exploration, analysis)
+  const snapshotFailure = snapshot && snapshotProblem(snapshot)
+  if (snapshotFailure !== undefined) problems.push(snapshotFailure)
   if (interrupted) problems.unshift('interrupted before the exploration finished')
   const overridden = scenario.variant !== original.variant || scenario.target !== original.target
   const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
     ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens)
     : { status: 'none' as const }
   const hosts = [...options.hosts ?? [scenario.runsOn ?? CURRENT_HOST.name]]
-  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
+  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, ...snapshot ? { snapshot } : {}, durationMs: Date.now() - started })
 }
 
 /** The hosts a scenario runs on (see `SweepOptions.hosts`). */

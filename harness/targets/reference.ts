@@ -17,6 +17,7 @@ function messageOf(error: unknown): string {
 /** Why the reference cannot run a scenario with these features (its system, its base config), or undefined. */
 function unsupportedBase(features: TargetFeatures): string | undefined {
   const { base, app, system } = features
+  if (app === 'entries') return 'app: entries runs the application a cordis.yml mounts, which the reference does not have: run it with --target dsh'
   if (!system.own) {
     return `the reference runs on loadrace's own ${system.packages.cordis.name}; the project at ${system.project} has its own (${system.packages.cordis.version}, ${system.packages.cordis.dir}): sweep it with --target dsh`
   }
@@ -31,7 +32,7 @@ function unsupportedBase(features: TargetFeatures): string | undefined {
 function mount(root: Context, options: MountOptions): Mounted {
   const { provider, model, cwd } = options.base.agent ?? {}
   const { adapter, controls, services, checks } = referenceParts({
-    app: options.app,
+    app: options.app as Exclude<MountOptions['app'], 'entries'>,
     config: { ...options.config as { persona?: string, toolOrder?: string[] }, ...options.base.systemPrompt },
     variant: getVariant(options.variant),
     environment: options.environment,

@@ -12,6 +12,23 @@ export type TargetName = typeof TARGET_NAMES[number]
 /** The target a scenario runs against unless it says otherwise. */
 export const DEFAULT_TARGET: TargetName = 'reference'
 
+/** The folders of one interleaving (see `runtime/workdir.ts`). */
+export interface Workdir {
+  /** The temporary folder holding the others. */
+  readonly root: string
+  /** The working directory the system runs in. */
+  readonly cwd: string
+  /** Its home (`HOME`, `USERPROFILE`). */
+  readonly home: string
+}
+
+/** What a target adds to an interleaving's isolation: more variables, and files to put in place first. */
+export interface IsolationExtras {
+  env?: Readonly<Record<string, string>>
+  /** Folders whose contents are copied into the working directory before the system starts. */
+  seed?: readonly string[]
+}
+
 /** Deterministic time and ids for one interleaving. */
 export interface TargetEnvironment {
   now(): number
@@ -63,7 +80,11 @@ export interface BaseConfig {
 export interface MountOptions {
   /** The system the interleaving runs on (see {@link Target.system}). */
   system: System
-  app: 'stdio-agent' | 'acp-agent' | 'agent-core' | 'none'
+  /** The interleaving's own folders (its working directory, home and temporary folder). */
+  workdir: Workdir
+  /** The dsh snapshot folder the application is judged against, when the scenario names one. */
+  snapshot?: string
+  app: 'stdio-agent' | 'acp-agent' | 'agent-core' | 'none' | 'entries'
   config: { persona?: string, toolOrder?: unknown }
   base: BaseConfig
   variant: string
@@ -115,6 +136,8 @@ export interface Target {
   system(project: System): Promise<System>
   /** What a report says of the system it ran on: the core packages and the packages of its own it loaded. */
   describe(system: System): SystemDescription
+  /** What the interleaving's isolation adds for this scenario (variables, files put in place first). */
+  isolation?(scenario: { snapshot?: string }, workdir: Workdir): IsolationExtras
   mount(root: Context, options: MountOptions): Mounted
   /** Node APIs this target supplied to this process because its runtime lacks them (reported beside the Node version). */
   shims?(): readonly string[]

@@ -21,7 +21,7 @@ export interface Divergence {
    * them) whose relative order differs between the two sides; `owner` is the
    * loader entry, `(base)` for the base composition.
    */
-  moved: { kind: 'tool' | 'section', name: string, owner: string }[]
+  moved: { kind: 'tool' | 'section', name: string, owner: string, plugin?: string }[]
   /** Unified diff of the system prompt's sections (`[order] name (plugin)`), when they differ. */
   sections?: string
   /**

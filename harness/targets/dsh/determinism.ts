@@ -27,8 +27,17 @@ function sealedLike<T extends object>(original: object, copy: T): T {
 /** Rewrites the nondeterministic parts of one run's observations; use one instance per run, in observation order. */
 export class Determinizer {
   private readonly ids = new Map<string, string>()
+  private readonly paths: readonly (readonly [string, string])[]
 
-  constructor(private readonly environment: TargetEnvironment) {}
+  /**
+   * `paths`: folders of the interleaving (its working directory, its
+   * temporary folder) and the token each is written as, so that what the
+   * system says about where it runs is the same in every interleaving; the
+   * longest is replaced first.
+   */
+  constructor(private readonly environment: TargetEnvironment, paths: readonly (readonly [string, string])[] = []) {
+    this.paths = [...paths].sort((a, b) => b[0].length - a[0].length)
+  }
 
   /** The id standing in for `uuid` (allocated from the environment on first sight). */
   private idFor(uuid: string): string {
@@ -41,9 +50,11 @@ export class Determinizer {
     return id
   }
 
-  /** `text` with every UUID-shaped substring replaced. */
+  /** `text` with the interleaving's folders written as their tokens and every UUID-shaped substring replaced. */
   text(text: string): string {
-    return text.replace(UUID, uuid => this.idFor(uuid))
+    let out = text
+    for (const [path, token] of this.paths) if (out.includes(path)) out = out.split(path).join(token)
+    return out.replace(UUID, uuid => this.idFor(uuid))
   }
 
   /** `value` with every UUID-shaped substring of its strings replaced; non-plain objects (an AbortSignal, say) are kept as they are. */

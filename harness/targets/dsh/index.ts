@@ -14,18 +14,21 @@ import { ensurePromiseWithResolvers, suppliedShims } from './node20.ts'
 import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'
 import { runTurns } from './turns.ts'
 import { DSH_PACKAGE_NAMES, loadPackages } from './packages.ts'
+import { mountApplication } from './application.ts'
+import { snapshotEnvironment, snapshotWorkspace } from './snapshot.ts'
 import type { System } from '../../system/system.ts'
 
 /** Why the published packages cannot run a scenario with these features, or undefined. */
 function unsupported(features: TargetFeatures): string | undefined {
   if (!(TARGET_VARIANTS.dsh as readonly string[]).includes(features.variant)) return 'the published packages implement only the canonical policy'
-  if (features.app !== 'none') return 'the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not published at 0.1.0-rc.8'
+  if (features.app !== 'none' && features.app !== 'entries') return 'the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not part of dsh: use app: none, or app: entries for an application of dsh'
   if (features.services === 'entries') return 'the dsh target mounts its services on the root context only (services: entries is not supported)'
   return undefined
 }
 
 function mount(root: Context, options: MountOptions): Mounted {
   ensurePromiseWithResolvers()
+  if (options.app === 'entries') return mountApplication(root, options)
   const composition = mountComposition(root, options)
   return {
     entries: [],
@@ -48,6 +51,10 @@ export const dshTarget: Target = {
     return project
   },
   describe: system => system.describe(DSH_PACKAGE_NAMES),
+  /** A snapshot's replay variables and workspace, as dsh's snapshot harness sets them up. */
+  isolation: (scenario, workdir) => scenario.snapshot === undefined
+    ? {}
+    : { env: snapshotEnvironment(scenario.snapshot, workdir), seed: snapshotWorkspace(scenario.snapshot) },
   mount,
   shims: suppliedShims,
 }

@@ -123,7 +123,7 @@ describe('unsafe YAML', () => {
 describe('structural errors', () => {
   it('names an unknown top-level key and lists the allowed ones', async () => {
     expect(await lineOf(minimal('tolOrder: [a]\n'))).toBe(
-      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, expect)',
+      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, snapshot, expect)',
     )
   })
 

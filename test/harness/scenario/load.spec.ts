@@ -39,6 +39,7 @@ describe('loadScenario: normalisation', () => {
       invariant: false,
       loader: 'memory',
       services: 'root',
+      env: {},
       plugins: [{
         kind: 'tools', id: 'alpha', inject: [],
         batches: [[{ name: 'alpha', description: 'alpha tool', parameters: EMPTY_PARAMETERS }]],

@@ -1,4 +1,5 @@
 import { Context, type Fiber } from '@deepseek-ai/cordis'
+import { homedir, tmpdir } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { dshTarget } from '../../../harness/targets/dsh/index.ts'
 import { ensurePromiseWithResolvers } from '../../../harness/targets/dsh/node20.ts'
@@ -32,6 +33,7 @@ function mountDsh(config: MountOptions['config'] = {}, invariant = false): Harne
   })
   const mounted = dshTarget.mount(root, {
     system,
+    workdir: { root: tmpdir(), cwd: process.cwd(), home: homedir() },
     app: 'none',
     config: { persona: 'You are a test agent.', ...config },
     base: {},
@@ -239,7 +241,7 @@ describe('dsh target: unsupported features', () => {
   it('names why a feature is missing from the published packages', () => {
     expect(dshTarget.unsupported({ ...base, variant: 'registration-order' })).toBe('the published packages implement only the canonical policy')
     expect(dshTarget.unsupported({ ...base, app: 'stdio-agent' }))
-      .toBe('the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not published at 0.1.0-rc.8')
+      .toBe('the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not part of dsh: use app: none, or app: entries for an application of dsh')
     expect(dshTarget.unsupported({ ...base, services: 'entries' })).toMatch(/services: entries/)
   })
 })
