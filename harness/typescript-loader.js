@@ -2,7 +2,7 @@
  * Makes TypeScript modules importable in this thread through tsx: the
  * harness's own sources when they run unbuilt, and the `.ts` plugin modules
  * scenario files name. Plain JavaScript, so that it runs before any
- * TypeScript can; the `loadrace` command, each worker thread and the scenario
+ * TypeScript can; the `loadrace` command, each worker process and the scenario
  * loader call it, and only the first call in a thread registers.
  */
 import { register } from 'tsx/esm/api'

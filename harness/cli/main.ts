@@ -9,12 +9,13 @@ import { listCommand } from './list-command.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { mergeCommand } from './merge-command.ts'
 import { replayCommand } from './replay-command.ts'
+import { snapshotsCommand } from './snapshots-command.ts'
 import { sweepCommand } from './sweep-command.ts'
 import { watchCommand } from './watch-command.ts'
 import { EXIT, InputError, UsageError } from './usage-error.ts'
 
 /** Every command, in the order `loadrace --help` lists them. */
-export const COMMANDS: readonly Command[] = [sweepCommand, watchCommand, replayCommand, mergeCommand, listCommand, matrixCommand, diffTargetsCommand]
+export const COMMANDS: readonly Command[] = [sweepCommand, watchCommand, replayCommand, mergeCommand, listCommand, snapshotsCommand, matrixCommand, diffTargetsCommand]
 
 /** This process's stdout, stderr and environment. */
 export function processCli(): Cli {

@@ -28,7 +28,7 @@ export const OPTIONS = {
   variant: { name: 'variant', value: 'NAME', default: "each scenario's own", help: `run every scenario under this ordering variant: ${VARIANT_NAMES.join('|')}` },
   target: { name: 'target', value: 'NAME', default: "each scenario's own", help: `run every scenario against this system: ${TARGET_NAMES.join('|')}` },
   shard: { name: 'shard', value: 'i/n', help: 'explore only shard i of n of every interleaving space (positions ≡ i−1 mod n); combine with loadrace merge' },
-  workers: { name: 'workers', value: 'N', default: `${availableParallelism()}, the available CPUs`, help: 'worker threads running interleavings, at most the available CPUs; 1 runs them in this process' },
+  workers: { name: 'workers', value: 'N', default: `${availableParallelism()}, the available CPUs`, help: 'worker processes running interleavings, at most the available CPUs; 1 runs them in this process' },
   timeout: {
     name: 'timeout',
     value: 'MS',

@@ -9,7 +9,7 @@ import { progressLine, type Progress } from './progress.ts'
 
 /** What an exploring command's work gets from `supervised`. */
 export interface Supervision {
-  /** The runner on this process's own host: in process for one worker, a pool of worker threads for more. */
+  /** The runner on this process's own host: in process for one worker, a pool of worker processes for more. */
   runner: Runner
   /** The runner of each host (other hosts run child processes on their Node and environment). */
   runners: Runners

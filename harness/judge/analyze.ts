@@ -63,17 +63,37 @@ export async function uncontrolledReplay(scenario: Scenario, outputs: readonly O
   return null
 }
 
-/** Two interleavings one adjacent swap apart whose bytes differ, found from `base` and `divergent`, with what moved and the swap matrix. */
-export async function counterexample(scenario: Scenario, space: Space, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
-  const result = await minimize(replayableSchedule(base), replayableSchedule(divergent), schedule => cache.hash(schedule))
+/** The first of the two outputs' interleavings that does not give its output's bytes when it runs again, or undefined when both do. */
+async function unreproduced(scenario: Scenario, groups: readonly OutputGroup[], cache: RunCache): Promise<UncontrolledReplay | undefined> {
+  for (const group of groups) {
+    const again = await cache.run(replayableSchedule(group.first))
+    if (again.hash === group.hash) continue
+    const token = tokenOf(scenario, replayableSchedule(group.first))
+    return { token, hashes: [group.hash, again.hash], ...rerunDifference(token, group.json, again.json) }
+  }
+  return undefined
+}
+
+/**
+ * Two interleavings one adjacent swap apart whose bytes differ, found from the
+ * first interleavings of the outputs `base` and `divergent`, with what moved
+ * and the swap matrix. When one of those interleavings no longer gives its
+ * output's bytes (nondeterminism the reruns did not happen to show), there is
+ * no order to blame: the replay that moved is returned instead.
+ */
+export async function counterexample(scenario: Scenario, space: Space, baseOutput: OutputGroup, divergentOutput: OutputGroup, cache: RunCache): Promise<Divergence | { uncontrolled: UncontrolledReplay }> {
+  const moved = await unreproduced(scenario, [baseOutput, divergentOutput], cache)
+  if (moved !== undefined) return { uncontrolled: moved }
+  const base = baseOutput.first
+  const result = await minimize(replayableSchedule(base), replayableSchedule(divergentOutput.first), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
   const tokens: [string, string] = [tokenOf(scenario, replayableSchedule(left)), tokenOf(scenario, replayableSchedule(right))]
   const a = parseProjection(left.json)
   const b = parseProjection(right.json)
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
-  const moved = movedContributions(left.contributions, right.contributions)
-  const plugins = swapPlugins(space, result.blame, movedOwners(moved))
+  const movedItems = movedContributions(left.contributions, right.contributions)
+  const plugins = swapPlugins(space, result.blame, movedOwners(movedItems))
   const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
   const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
   return {
@@ -83,7 +103,7 @@ export async function counterexample(scenario: Scenario, space: Space, base: Run
     tokens,
     diff: diffPart(a, b, difference.part, tokens),
     firstDifference: located ? describeDifference(difference.part, located) : difference.part,
-    moved,
+    moved: movedItems,
     ...sections === undefined ? {} : { sections },
     swaps: { plugins, changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache, plugins) },
   }
@@ -111,5 +131,6 @@ export async function analyze(scenario: Scenario, exploration: Exploration, cach
   if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', hostDifference: hosts.difference }
   if (stuck) return { verdict: 'stuck', stuck: { schedule: replayableSchedule(stuck), stuck: stuck.stuck } }
   if (outputs.length === 1) return { verdict: 'deterministic' }
-  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, outputs[1]!.first, cache) }
+  const found = await counterexample(scenario, exploration.space, outputs[0]!, outputs[1]!, cache)
+  return 'uncontrolled' in found ? { verdict: 'uncontrolled', uncontrolled: found.uncontrolled } : { verdict: 'divergent', divergence: found }
 }

@@ -2,6 +2,7 @@ import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resu
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { SnapshotFinding } from '../judge/snapshot.ts'
+import { contributor } from '../oracle/moved.ts'
 
 /**
  * A scenario as the terminal shows it — the `loadrace sweep` output, the
@@ -94,12 +95,18 @@ function snapshotDetails(scenario: ScenarioReport, finding: SnapshotFinding, sty
   return lines
 }
 
+/** `, moving section tool:pty (base.tool-terminal) and section tool:jobs (…)`: what the blamed swap moves; empty when nothing is known to. */
+function movedPhrase(finding: SnapshotFinding): string {
+  const moved = finding.moved ?? []
+  return moved.length === 0 ? '' : `, moving ${moved.map(item => `${item.kind} ${item.name} (${contributor(item)})`).join(' and ')}`
+}
+
 /** One line saying what a snapshot is of the explored outputs, under a scenario that passed. */
 export function snapshotLine(finding: SnapshotFinding): string {
   const total = finding.matching.interleavings + finding.mismatching.interleavings
   const said: Record<SnapshotFinding['status'], string> = {
     'holds': `holds: all ${total} interleavings give the pinned files`,
-    'pins-one': `pins one load order: ${finding.matching.interleavings} of ${total} interleavings give the pinned files${finding.blame ? `, blame ${finding.blame[0]} ↔ ${finding.blame[1]}` : ''}`,
+    'pins-one': `pins one load order: ${finding.matching.interleavings} of ${total} interleavings give the pinned files${finding.blame ? `, blame ${finding.blame[0]} ↔ ${finding.blame[1]}` : ''}${movedPhrase(finding)}`,
     'matches-none': `matches none of ${total} interleavings`,
   }
   return `snapshot ${finding.folder} ${said[finding.status]}${finding.status === finding.expected && finding.status !== 'holds' ? ' (as expected)' : ''}`

@@ -11,7 +11,7 @@ export interface Runners {
 
 /**
  * The runners of a sweep: on this process's own host, the in-process runner
- * for one worker and a pool of worker threads for more; on any other host, a
+ * for one worker and a pool of worker processes for more; on any other host, a
  * pool of child processes running that host's Node with its environment.
  */
 export function runnersFor(settings: { workers: number, timeoutMs?: number }): Runners {

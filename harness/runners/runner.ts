@@ -29,7 +29,7 @@ export interface RunRecord {
   runtime?: RanOn
 }
 
-/** Runs interleavings of one scenario; in this process or spread over worker threads. */
+/** Runs interleavings of one scenario; in this process or spread over worker processes. */
 export interface Runner {
   /** Runs every schedule (in any order, possibly concurrently) and reports each record as it completes; stops starting new ones once `signal` aborts. */
   runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: RunRecord) => void, signal?: AbortSignal): Promise<void>

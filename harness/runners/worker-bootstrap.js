@@ -1,4 +1,4 @@
-// Entry point of a pool worker thread: a worker does not inherit the parent's
+// Entry point of a pool worker process: it does not inherit the parent's
 // module hooks, so make TypeScript importable here, then start the worker.
 import { enableTypeScript } from '../typescript-loader.js'
 

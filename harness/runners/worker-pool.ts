@@ -44,8 +44,8 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
 }
 
 /**
- * The worker runner: up to `size` workers (threads, or child processes on
- * another host), started on demand, each running one interleaving at a time
+ * The worker runner: up to `size` worker processes (on this host, or on
+ * another host's Node), started on demand, each running one interleaving at a time
  * and holding the next. Every worker loads the scenario file itself (plugin
  * modules cannot be sent), so the scenario's `file` must be loadable from the
  * working directory. A `runAll` hands out its schedules lazily, so a huge plan
@@ -145,7 +145,7 @@ class WorkerPool implements Runner {
 
   /** What a lost worker is called in the message of the interleaving it was running. */
   private nameOf(slot: Slot): string {
-    return slot.worker.kind === 'process' ? `worker process ${slot.number} on host ${this.host!.name}` : `worker thread ${slot.number}`
+    return `worker process ${slot.number}${this.host === undefined ? '' : ` on host ${this.host.name}`}`
   }
 
   private lost(slot: Slot, cause: string): void {
@@ -168,7 +168,7 @@ class WorkerPool implements Runner {
       this.dispatch()
     })
     slot.worker.on('error', error => this.lost(slot, error.message))
-    slot.worker.on('exit', code => this.lost(slot, `the ${slot.worker.kind} exited with code ${code}`))
+    slot.worker.on('exit', code => this.lost(slot, `the process exited with code ${code}`))
     this.slots.push(slot)
     return slot
   }
@@ -216,7 +216,7 @@ class WorkerPool implements Runner {
   }
 }
 
-/** A pool of `size` workers on `host` (default: threads of this process); see {@link WorkerPool}. */
+/** A pool of `size` worker processes on `host` (default: this process's Node and environment); see {@link WorkerPool}. */
 export function workerPool(options: { size: number, timeoutMs?: number, host?: Host }): Runner {
   const host = options.host !== undefined && !isCurrentProcess(options.host) ? options.host : undefined
   return new WorkerPool(options.size, options.timeoutMs, host)

@@ -3,12 +3,12 @@ import type { TargetName } from '../scenario/types.ts'
 import type { RunRecord } from './runner.ts'
 
 /**
- * The messages between the worker pool and its worker threads. A scenario
- * cannot cross a thread boundary (module plugins are live code), so a job
+ * The messages between the worker pool and its worker processes. A scenario
+ * cannot cross a process boundary (module plugins are live code), so a job
  * names the scenario file and the overrides, and the worker loads it itself.
  */
 
-/** The settings a worker thread starts with (its `workerData`). */
+/** The settings a worker process starts with (in its `LOADRACE_WORKER` variable). */
 export interface WorkerSettings {
   /** Per-interleaving timeout; undefined: the scenario's own, else the default. */
   timeoutMs?: number

@@ -1,18 +1,17 @@
 /**
- * A worker of the pool — a thread, or a child process running under another
- * host (`harness/hosts/`): loads scenario files itself, runs the
+ * A worker of the pool — a child process on this host's Node or another
+ * host's (`harness/hosts/`): loads scenario files itself, runs the
  * interleavings it is sent one after the other (the pool may send the next
  * while one runs), and answers each with its record.
  * Started through `worker-bootstrap.js`, which makes TypeScript importable.
  */
-import { parentPort, workerData } from 'node:worker_threads'
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { runRecord, type RunRecord } from './runner.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
-/** The channel to the pool: the thread's parent port, or the child process's IPC channel. */
+/** The channel to the pool: the process's IPC channel. */
 interface Port {
   on(event: 'message', listener: (job: WorkerJob) => void): unknown
   postMessage(reply: WorkerReply): void
@@ -20,14 +19,14 @@ interface Port {
 
 function processPort(): Port {
   const send = process.send?.bind(process)
-  if (!send) throw new Error('harness/runners/worker.ts runs only as a worker thread or a child process with an IPC channel')
+  if (!send) throw new Error('harness/runners/worker.ts runs only as a child process with an IPC channel')
   return { on: (event, listener) => process.on(event, listener), postMessage: reply => void send(reply) }
 }
 
-const port: Port = parentPort ?? processPort()
-const settings = (parentPort ? workerData ?? {} : JSON.parse(process.env.LOADRACE_WORKER ?? '{}')) as WorkerSettings
+const port: Port = processPort()
+const settings = JSON.parse(process.env.LOADRACE_WORKER ?? '{}') as WorkerSettings
 
-/** Loaded scenario files, by path: each file is imported once per thread. */
+/** Loaded scenario files, by path: each file is imported once per process. */
 const loaded = new Map<string, Promise<Scenario>>()
 /** The hashes whose JSON this worker already sent, for the current batch. */
 let sent = { batch: -1, hashes: new Set<string>() }

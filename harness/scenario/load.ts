@@ -20,6 +20,7 @@ import { isParsed, parseScenarioYaml } from './yaml.ts'
 import type { Problem } from './problem.ts'
 import type { Scenario } from './types.ts'
 import { projectSystem, SystemError, type System } from '../system/system.ts'
+import { readSnapshot, SnapshotError } from '../targets/dsh/snapshot.ts'
 
 export { findScenarioFiles }
 
@@ -91,6 +92,16 @@ async function entryTreeOf(file: string, dir: string, value: Record<string, unkn
   return tree
 }
 
+/** A `snapshot:` must be a dsh snapshot folder an application can be judged against. */
+function checkSnapshotFolder(file: string, folder: string): void {
+  try {
+    readSnapshot(folder)
+  } catch (error) {
+    if (!(error instanceof SnapshotError)) throw error
+    throw toError(file, { path: ['snapshot'], problem: error.message, allowed: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md', anchor: 'value' })
+  }
+}
+
 /**
  * Loads one scenario file (`file` as the user gave it; relative paths resolve
  * against the working directory). A file holding a YAML list is a cordis.yml
@@ -120,6 +131,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   if (!(modules instanceof Map)) throw toError(file, modules)
   const header = await loadExpectedHeader(parsed.value, dir)
   if (isProblem(header)) throw toError(file, header)
+  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, resolve(dir, parsed.value.snapshot))
   return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, system, ...tree ? { tree } : {} })
 }
 

@@ -130,8 +130,8 @@ export function longSweep(count: number, markerPath: string): string {
 /** The module plugin `longSweep` needs. */
 export const MARKER_MODULE = `import { appendFileSync } from 'node:fs'\nexport default function marker(ctx, config) {\n  appendFileSync(config.path, 'applied\\n')\n}\n`
 
-/** A plugin module that ends the worker thread it is applied in (and does nothing on the main thread). */
-export const CRASH_MODULE = `import { isMainThread } from 'node:worker_threads'\nexport default function crash() {\n  if (!isMainThread) process.exit(3)\n}\n`
+/** A plugin module that ends the worker process it is applied in (and does nothing in the process running the sweep). */
+export const CRASH_MODULE = `export default function crash() {\n  if (process.env.LOADRACE_WORKER !== undefined) process.exit(3)\n}\n`
 
 /** A scenario whose second plugin is `CRASH_MODULE`. */
 export const CRASHING = `name: crashing\napp: none\nplugins:\n${toolPlugins(1)}  - id: crash\n    module: ./crash.mjs\nexpect:\n  outcome: completed\n`

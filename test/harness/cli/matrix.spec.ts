@@ -99,7 +99,7 @@ describe('loadrace matrix', () => {
     expect(await listing(report)).toEqual(['matrix.json'])
   }, 60_000)
 
-  it('runs through the bin with worker threads', async () => {
+  it('runs through the bin with worker processes', async () => {
     const report = join(dir.root, 'matrix-bin')
     const result = await runCli(['matrix', 'pair', '--variants', 'canonical,registration-order', '--workers', '2', '--report', report], { cwd: dir.root })
     expect(result.stderr).toBe('')

@@ -158,16 +158,16 @@ describe('goldens', () => {
 
 describe('an internal error in one scenario', () => {
   it('is that scenario\'s error verdict with the message; the others are judged, every report file is written, exit 3', async () => {
-    // The crash module ends the worker thread running it: loadrace itself fails while exploring that scenario.
+    // The crash module ends the worker process running it: loadrace itself fails while exploring that scenario.
     const run = await runCli(['sweep', 'scenarios/pair.yml', 'crash', '--workers', '2', '--report', 'crashed'], { cwd: dir.root })
     expect(run.code).toBe(3)
-    expect(run.stderr).toMatch(/^loadrace: internal error in scenario crashing: worker thread \d+ crashed while running crashing@canonical:[a-z,-]+: the thread exited with code 3\n$/)
+    expect(run.stderr).toMatch(/^loadrace: internal error in scenario crashing: worker process \d+ crashed while running crashing@canonical:[a-z,-]+: the process exited with code 3\n$/)
     expect(await listing(join(dir.root, 'crashed'))).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md'])
     const report = await readReport(join(dir.root, 'crashed'))
     expect(report.complete).toBe(true)
     const crashing = report.scenarios.find(scenario => scenario.name === 'crashing')!
     expect(crashing).toMatchObject({ verdict: 'error', passed: false })
-    expect(crashing.error).toMatch(/^worker thread \d+ crashed while running crashing@canonical:/)
+    expect(crashing.error).toMatch(/^worker process \d+ crashed while running crashing@canonical:/)
     expect(crashing.problems).toEqual([`internal error while judging this scenario: ${crashing.error}`])
     expect(report.scenarios.find(scenario => scenario.name === 'pair')).toMatchObject({ verdict: 'deterministic', passed: true })
     expect(await readFile(join(dir.root, 'crashed/report.md'), 'utf8')).toContain(crashing.error)

@@ -393,3 +393,38 @@ describe('module plugins', () => {
     expect(existsSync(marker)).toBe(false)
   })
 })
+
+describe('applications, environments and snapshots', () => {
+  const cordis = '- id: tool\n  name: cordis:group\n  config: []\n'
+
+  it.each([
+    ['app: entries without the dsh target', 'app: entries\nentries: ./cordis.yml\nexpect: { outcome: completed }\n', 'app', 'app: entries runs the application a cordis.yml mounts, and only the dsh target has one'],
+    ['app: entries with plugins', 'app: entries\ntarget: dsh\nplugins:\n  - { id: a, tools: [a] }\nexpect: { outcome: completed }\n', 'app', 'app: entries runs the application of a cordis.yml, and this file lists plugins'],
+    ['a snapshot without the application', 'target: dsh\napp: none\nentries: ./cordis.yml\nsnapshot: ./snap\nexpect: { outcome: completed }\n', 'snapshot', 'a dsh snapshot pins what an application shows its model'],
+    ['expect.snapshot without a snapshot', `${minimal().replace('outcome: completed', 'outcome: completed\n  snapshot: holds')}`, 'expect.snapshot', 'there is no snapshot to hold'],
+    ['an env name that is no variable name', `env: { 'not a name': x }\n${minimal()}`, 'env["not a name"]', '"not a name" is not a variable name'],
+    ['an env variable the isolation sets', `env: { HOME: /root }\n${minimal()}`, 'env.HOME', 'HOME is set by loadrace for every interleaving (its own temporary folder)'],
+    ['an env value that is not a string', `env: { COUNT: 3 }\n${minimal()}`, 'env', 'expected a mapping of variable names to strings, got {COUNT: 3}'],
+    ['an unknown snapshot status', `target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\nexpect: { outcome: completed, snapshot: flaky }\n`, 'expect.snapshot', 'unknown snapshot status "flaky"'],
+  ])('%s is one line at its field', async (_what, text, path, problem) => {
+    const dir = await fixtureDir()
+    await dir.write('cordis.yml', cordis)
+    const error = await failure(await dir.write('x.yml', text))
+    expect(error.path).toBe(path)
+    expect(error.problem).toBe(problem)
+  })
+
+  it('a snapshot folder that is missing, or pins no header, is one line at snapshot naming what is missing', async () => {
+    const dir = await fixtureDir()
+    await dir.write('cordis.yml', cordis)
+    await dir.write('snap/input.json', '{ "steps": [] }')
+    await dir.write('snap/session.jsonl', '{}\n')
+    const body = 'target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: SNAP\nexpect: { outcome: completed }\n'
+    const missing = await failure(await dir.write('missing.yml', body.replace('SNAP', './nowhere')))
+    expect([missing.path, missing.problem]).toEqual(['snapshot', `no snapshot folder at ${join(dir.root, 'nowhere')}`])
+    const unpinned = await failure(await dir.write('unpinned.yml', body.replace('SNAP', './snap')))
+    expect(unpinned.path).toBe('snapshot')
+    expect(unpinned.problem).toBe(`${join(dir.root, 'snap')} has no tool-schemas.expected.json (the pinned tool schemas: this snapshot pins no header)`)
+    expect(unpinned.allowed).toMatch(/^a dsh snapshot folder that pins a header/)
+  })
+})
