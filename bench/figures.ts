@@ -247,6 +247,7 @@ export const TARGET_IDS = [
   'assembly-ratio-toolorder',
   'interleaving-overhead-loader',
   'real-interleaving-overhead',
+  'workspace-interleaving-overhead',
   'workers-efficiency',
   'real-workers-efficiency',
   'sweep-memory-growth',
@@ -297,6 +298,8 @@ export interface BenchFigures {
   assembly: AssemblyFigure[] | null
   interleaving: InterleavingFigures | null
   real: RealAppFigures | null
+  /** The unmodified ACP application of dsh 0.1.1-rc.2's built workspace, against the workspace's own loader (on Node 22). */
+  workspace: RealAppFigures | null
   /** The synthetic sweep, then the real application. */
   scaleOut: { synthetic: ScaleOutFigures, real: ScaleOutFigures, machineScaling: number } | null
   memory: { synthetic: MemoryFigures, real: MemoryFigures } | null

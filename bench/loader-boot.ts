@@ -11,7 +11,7 @@ import type { Scenario } from '../harness/scenario/types.ts'
 import { mountOptionsOf } from '../harness/runtime/mount-options.ts'
 import type { Target } from '../harness/targets/types.ts'
 import { whenActive } from '../src/composition.ts'
-import { HERE } from './machine.ts'
+import { isolate } from '../harness/runtime/workdir.ts'
 
 /**
  * A scenario booted through the real cordis loader without loadrace's
@@ -19,7 +19,9 @@ import { HERE } from './machine.ts'
  * through the real `cordis:include`, exactly as the harness mounts it), every
  * import answered with the module the scenario loaded — and then one turn.
  * No operation pool, no quiescence, no sandbox, no attribution, no
- * projection: what is left is the loader's own work and the system's.
+ * projection: what is left is the loader's own work and the system's (in a
+ * fresh folder of its own, as every interleaving and dsh's own snapshot
+ * harness run the app).
  *
  * `at-once` settles every import as soon as the loader asks for it (a warm
  * module cache); `one-by-one` settles them in the given order, one macrotask
@@ -64,8 +66,10 @@ export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOr
   return withoutStacks(async () => {
     const system = await target.system(scenario.system)
     const classes = scheduledClasses(system)
+    // The same isolation as an interleaving's (a fresh folder, the scenario's variables, a snapshot's): the app reads them.
+    const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
     const root = new system.cordis.Context()
-    const mounted = target.mount(root, mountOptionsOf(scenario, system, HERE))
+    const mounted = target.mount(root, mountOptionsOf(scenario, system, isolation.workdir))
     // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
     const host: PluginHost = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
@@ -103,6 +107,7 @@ export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOr
       return project ? projectWithBytes({ observation, loadErrors: [], stuck: null, inactive: inactiveEntries(root) }).json : undefined
     } finally {
       disposeAll(root)
+      isolation.end(false)
     }
   })
 }

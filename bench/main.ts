@@ -2,7 +2,7 @@
  * `npm run bench`: measures loadrace's cost and bug-finding power — on
  * synthetic plugins and on the bundled real application — and writes
  * `reports/bench.json` and `reports/bench.md` (atomically). Progress goes to
- * stderr. `--sections assembly,interleaving,real,scale-out,memory,power,coverage,timers`
+ * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers`
  * runs a subset (the others are reported as not run); `--quick` shrinks every
  * section for a smoke run.
  */
@@ -18,12 +18,13 @@ import { measureMemory, type MemoryJob } from './memory.ts'
 import { EIGHT_TOOLS } from './planted.ts'
 import { measurePower, POWER_BUDGET, POWER_SEEDS } from './power.ts'
 import { measureRealApp, REAL_APP } from './real-app.ts'
+import { measureWorkspace } from './workspace.ts'
 import { renderBenchJson, renderBenchMarkdown } from './report.ts'
 import { machineScaling, measureScaleOut } from './scale-out.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 import { measureTimerStability } from './timer-stability.ts'
 
-const SECTIONS = ['assembly', 'interleaving', 'real', 'scale-out', 'memory', 'power', 'coverage', 'timers'] as const
+const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers'] as const
 type Section = typeof SECTIONS[number]
 
 /** Scenarios whose discovered space the coverage section sizes a cover(3) plan over. */
@@ -95,6 +96,16 @@ const real = await section('real', sections, async () => {
   return figures
 })
 
+const workspace = await section('workspace', sections, async () => {
+  const figures = await measureWorkspace({ quick, onStep: text => say(text) })
+  if (figures === null) {
+    say('  build/dsh is not built (bash .ci/build-dsh): not run')
+    return null
+  }
+  for (const variant of figures.variants) say(`  ${variant.name}: ${variant.msPerRun.toFixed(2)} CPU ms, ${variant.ratio.toFixed(2)}×`)
+  return figures
+})
+
 /** Sweeps `job` in a child process, saying how far it got every tenth of the way. */
 function memoryOf(label: string, job: MemoryJob): Promise<MemoryFigures> {
   return measureMemory(job, (done, planned, heapUsedMb, rssMb) => {
@@ -154,6 +165,7 @@ const figures: BenchFigures = {
   assembly,
   interleaving,
   real,
+  workspace,
   scaleOut,
   memory,
   power,

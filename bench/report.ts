@@ -1,4 +1,4 @@
-import type { BenchFigures, BootVariant, MemoryFigures, OwnerTime, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
+import type { BenchFigures, BootVariant, MemoryFigures, OwnerTime, RealAppFigures, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 
 /** `reports/bench.json`: the raw figures plus the judged targets and the figures reported without a target. */
@@ -96,8 +96,7 @@ function ownerTable(owners: readonly OwnerTime[]): string[] {
   ]))
 }
 
-function realLines(figures: BenchFigures): string[] {
-  const real = figures.real
+function realLines(real: RealAppFigures | null): string[] {
   if (real === null) return ['Not run.']
   const { throughput } = real
   return [
@@ -253,7 +252,15 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '',
     '## The real application',
     '',
-    ...realLines(figures),
+    ...realLines(figures.real),
+    '',
+    '## dsh 0.1.1-rc.2 from its repository',
+    '',
+    'The built workspace\'s unmodified `cordis.snapshot.yml` (its app entry mounts the whole agent spine and the ACP bridge) '
+      + 'with the text-turn snapshot replayed, on the workspace\'s own cordis 4.0.1 and loader 1.0.2, in a Node 22 process: '
+      + 'one scheduled interleaving against the same boot by the loader alone, each followed by the same ACP turn.',
+    '',
+    ...realLines(figures.workspace),
     '',
     '## Scale-out and memory',
     '',

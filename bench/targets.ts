@@ -42,6 +42,7 @@ const RULES: readonly TargetRule[] = [
   { id: 'assembly-ratio-toolorder', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, true) },
   { id: 'interleaving-overhead-loader', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.interleaving?.loaderRatio ?? null },
   { id: 'real-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.real?.overhead ?? null },
+  { id: 'workspace-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× dsh\'s own loader (imports at once) and turn', measure: figures => figures.workspace?.overhead ?? null },
   { id: 'workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.synthetic.efficiency ?? null },
   { id: 'real-workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.real.efficiency ?? null },
   { id: 'sweep-memory-growth', bound: 'at-most', target: 50, unit: 'MB RSS', measure: figures => figures.memory?.synthetic.growthMb ?? null },

@@ -90,6 +90,25 @@ function figures(): BenchFigures {
         largestOwn: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)',
       },
     },
+    workspace: {
+      scenario: 'dsh-text-turn',
+      file: '/tmp/dsh-text-turn.yml',
+      target: 'dsh',
+      entries: 30,
+      projectionChars: 180_000,
+      variants: [
+        { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 200, ratio: 1 },
+        { name: 'harness', what: 'one scheduled interleaving', msPerRun: 280, ratio: 1.4 },
+      ],
+      overhead: 1.4,
+      throughput: {
+        interleavings: 20,
+        perCpuSecond: 3.5,
+        phases: [{ phase: 'turn', what: 'the ACP steps', ms: 90 }],
+        owners: [{ owner: 'the system under test (dsh packages)', loadrace: false, share: 0.5, msPerRun: 140 }],
+        largestOwn: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)',
+      },
+    },
     scaleOut: { synthetic: scaleOut('eight-tools', [100, 180, 150]), real: scaleOut('acp-agent-tools', [40, 76, 74]), machineScaling: 1.8 },
     memory: { synthetic: memory('eight-tools', 60, 2), real: memory('acp-agent-tools', 30, 1.5) },
     power: {
@@ -223,6 +242,10 @@ describe('reports/bench.md', () => {
     expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '2.5 %', '0.14'])
     expect(markdown).toContain('**40.0 interleavings per CPU second**.')
     expect(markdown).toContain('The largest part that is loadrace\'s own: loadrace: scheduler')
+    // The dsh 0.1.1-rc.2 section, and its target (1.40 against 1.3: missed).
+    expect(markdown).toContain('## dsh 0.1.1-rc.2 from its repository')
+    expect(markdown).toContain('**3.5 interleavings per CPU second**.')
+    expect(rows.find(cells => cells[0] === '`workspace-interleaving-overhead`')?.[1]).toBe('1.40')
   })
 
   it('renders both scale-outs against their ceilings, and both memory sweeps with their live heap', () => {
