@@ -36,6 +36,7 @@ export const OPTIONS = {
     help: `per-interleaving timeout in milliseconds (${TIMEOUT_RANGE.min}..${TIMEOUT_RANGE.max}); a run that outlives it is reported stuck`,
   },
   report: { name: 'report', value: 'DIR', default: 'reports/latest', help: 'folder the report files are written to (atomically)' },
+  keepWorkdirs: { name: 'keep-workdirs', help: 'keep the temporary folder of every interleaving whose outcome is not the expected one, and say where (each is removed otherwise)' },
   format: { name: 'format', value: 'LIST', default: REPORT_FORMATS.join(','), help: `comma-separated report formats: ${REPORT_FORMATS.join(', ')}` },
   goldens: { name: 'goldens', value: 'DIR', default: 'goldens/ beside the scenario folder', help: 'folder of the pinned canonical projections, for every scenario' },
   updateGoldens: { name: 'update-goldens', short: 'u', help: 'write every golden anew from this run (also under CI)' },

@@ -6,6 +6,7 @@ import type { Cli } from './command.ts'
 import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
+import type { RunSettings } from '../runners/runner.ts'
 
 /** What an exploring command's work gets from `supervised`. */
 export interface Supervision {
@@ -40,7 +41,7 @@ export interface Supervision {
  */
 export async function supervised(
   cli: Cli,
-  settings: { workers: number, timeoutMs: number | undefined },
+  settings: { workers: number } & RunSettings,
   work: (supervision: Supervision) => Promise<number>,
 ): Promise<number> {
   const progress: Progress | undefined = progressLine(cli.stderr, cli.env)

@@ -41,7 +41,7 @@ export const sweepCommand: Command = {
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, cordis.yml files (swept with defaults on the dsh target), or folders searched recursively for scenario files (default: scenarios/)' }],
     options: [
       OPTIONS.filter, OPTIONS.bail, OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
-      OPTIONS.variant, OPTIONS.target, OPTIONS.host, OPTIONS.hosts, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.report, OPTIONS.format,
+      OPTIONS.variant, OPTIONS.target, OPTIONS.host, OPTIONS.hosts, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.keepWorkdirs, OPTIONS.report, OPTIONS.format,
       OPTIONS.reporter, OPTIONS.updateGoldens, OPTIONS.goldens,
     ],
     maxOperands: Infinity,
@@ -60,7 +60,8 @@ export const sweepCommand: Command = {
     const human = reporter === 'json' ? cli.stderr : cli.stdout
     const style = styleFor(human, cli.env)
     const annotate = onGithubActions(cli.env)
-    return supervised(cli, { workers, timeoutMs }, async ({ runner, runners, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
+    const keepWorkdirs = args.flags.has(OPTIONS.keepWorkdirs.name)
+    return supervised(cli, { workers, timeoutMs, keepWorkdirs }, async ({ runner, runners, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
       const scenarios = matching(await scenariosFrom(args.operands), filter)
       // Interrupted before anything ran: nothing to report.
       if (signal.aborted) return interrupted()!

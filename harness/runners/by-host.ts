@@ -1,5 +1,5 @@
 import { CURRENT_HOST, isCurrentProcess, type Host } from '../hosts/host.ts'
-import { inProcessRunner, type Runner } from './runner.ts'
+import { inProcessRunner, type Runner, type RunSettings } from './runner.ts'
 import { workerPool } from './worker-pool.ts'
 
 /** One runner per host, each started on first use. */
@@ -14,15 +14,16 @@ export interface Runners {
  * for one worker and a pool of worker processes for more; on any other host, a
  * pool of child processes running that host's Node with its environment.
  */
-export function runnersFor(settings: { workers: number, timeoutMs?: number }): Runners {
+export function runnersFor(options: { workers: number } & RunSettings): Runners {
+  const { workers, ...settings } = options
   const started = new Map<string, Runner>()
   return {
     of(host) {
       let runner = started.get(host.name)
       if (!runner) {
         runner = isCurrentProcess(host)
-          ? settings.workers > 1 ? workerPool({ size: settings.workers, timeoutMs: settings.timeoutMs }) : inProcessRunner({ timeoutMs: settings.timeoutMs })
-          : workerPool({ size: settings.workers, timeoutMs: settings.timeoutMs, host })
+          ? workers > 1 ? workerPool({ size: workers, ...settings }) : inProcessRunner(settings)
+          : workerPool({ size: workers, host, ...settings })
         started.set(host.name, runner)
       }
       return runner

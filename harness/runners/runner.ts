@@ -48,10 +48,18 @@ export function replayableSchedule(record: Pick<RunRecord, 'schedule' | 'unreach
   return [...record.schedule, ...record.unreached]
 }
 
+/** How every interleaving of a runner runs, wherever it runs. */
+export interface RunSettings {
+  /** Per-interleaving timeout; undefined: the scenario's own, else the default. */
+  timeoutMs?: number
+  /** Keep the working folder of an interleaving whose outcome is not the expected one, and say where (`--keep-workdirs`). */
+  keepWorkdirs?: boolean
+}
+
 /** Runs one schedule in this process. */
-export async function runRecord(scenario: Scenario, schedule: Schedule, index: number, timeoutMs?: number): Promise<RunRecord & { json: string }> {
+export async function runRecord(scenario: Scenario, schedule: Schedule, index: number, settings: RunSettings = {}): Promise<RunRecord & { json: string }> {
   const target = await loadTarget(scenario.target)
-  const result = await runInterleaving(scenario, target, schedule, { timeoutMs })
+  const result = await runInterleaving(scenario, target, schedule, { timeoutMs: settings.timeoutMs, keepWorkdir: settings.keepWorkdirs })
   const system = await target.system(scenario.system)
   return {
     index,
@@ -69,19 +77,19 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
 }
 
 /** The in-process runner: one interleaving at a time, each in a fresh context. */
-export function inProcessRunner(options: { timeoutMs?: number } = {}): Runner {
+export function inProcessRunner(options: RunSettings = {}): Runner {
   return {
     async runAll(scenario, schedules, onRecord, signal) {
       const reported = new Set<string>()
       for (const [index, schedule] of schedules.entries()) {
         if (signal?.aborted) return
-        const record: RunRecord = await runRecord(scenario, schedule, index, options.timeoutMs)
+        const record: RunRecord = await runRecord(scenario, schedule, index, options)
         if (reported.has(record.hash)) delete record.json
         else reported.add(record.hash)
         onRecord(record)
       }
     },
-    runOne: (scenario, schedule) => runRecord(scenario, schedule, -1, options.timeoutMs),
+    runOne: (scenario, schedule) => runRecord(scenario, schedule, -1, options),
     async close() {},
   }
 }

@@ -2,7 +2,7 @@ import { isCurrentProcess, type Host } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
-import type { RunRecord, Runner } from './runner.ts'
+import type { RunRecord, Runner, RunSettings } from './runner.ts'
 import { startWorker, type WorkerTransport } from './transport.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
@@ -63,8 +63,8 @@ class WorkerPool implements Runner {
   private nextBatch = 0
   private started = 0
 
-  constructor(private readonly size: number, timeoutMs: number | undefined, private readonly host: Host | undefined) {
-    this.settings = { timeoutMs }
+  constructor(private readonly size: number, settings: RunSettings, private readonly host: Host | undefined) {
+    this.settings = { ...settings }
   }
 
   runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: RunRecord) => void, signal?: AbortSignal): Promise<void> {
@@ -217,7 +217,8 @@ class WorkerPool implements Runner {
 }
 
 /** A pool of `size` worker processes on `host` (default: this process's Node and environment); see {@link WorkerPool}. */
-export function workerPool(options: { size: number, timeoutMs?: number, host?: Host }): Runner {
-  const host = options.host !== undefined && !isCurrentProcess(options.host) ? options.host : undefined
-  return new WorkerPool(options.size, options.timeoutMs, host)
+export function workerPool(options: { size: number, host?: Host } & RunSettings): Runner {
+  const { size, host: given, ...settings } = options
+  const host = given !== undefined && !isCurrentProcess(given) ? given : undefined
+  return new WorkerPool(size, settings, host)
 }

@@ -1,6 +1,6 @@
 import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../scenario/types.ts'
-import type { RunRecord } from './runner.ts'
+import type { RunRecord, RunSettings } from './runner.ts'
 
 /**
  * The messages between the worker pool and its worker processes. A scenario
@@ -8,11 +8,8 @@ import type { RunRecord } from './runner.ts'
  * names the scenario file and the overrides, and the worker loads it itself.
  */
 
-/** The settings a worker process starts with (in its `LOADRACE_WORKER` variable). */
-export interface WorkerSettings {
-  /** Per-interleaving timeout; undefined: the scenario's own, else the default. */
-  timeoutMs?: number
-}
+/** The settings a worker process starts with (in its `LOADRACE_WORKER` variable): how its interleavings run. */
+export type WorkerSettings = RunSettings
 
 /** One interleaving to run. */
 export interface WorkerJob {

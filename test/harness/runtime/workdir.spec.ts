@@ -14,6 +14,7 @@ import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
+import { runCli } from '../../support/cli.ts'
 
 afterAll(removeFixtureDirs)
 
@@ -134,5 +135,17 @@ describe('interleavings in folders of their own', () => {
     const kept = /: (\/\S+)\n$/.exec(written[0]!)?.[1]
     expect(written[0]).toMatch(/^loadrace: kept the working folder of an interleaving of s \(outcome load-error, released tool-a,broken\): /)
     expect(existsSync(join(kept!, 'cwd'))).toBe(true)
+  })
+
+  it('are kept by sweep --keep-workdirs in worker processes too, for the interleavings whose outcome is not the expected one', async () => {
+    const dir = await fixtureDir()
+    await dir.write('s.yml', 'app: none\nplugins:\n  - { id: tool-a, tools: [a] }\n  - { id: broken, fault: apply-throws }\nexpect: { outcome: completed }\n')
+    const run = await runCli(['sweep', 's.yml', '--keep-workdirs', '--workers', '2', '--report', 'r'], { cwd: dir.root })
+    expect(run.code).toBe(1)
+    const kept = [...run.stderr.matchAll(/^loadrace: kept the working folder of an interleaving of s \(outcome load-error, released [a-z,-]+\): (\S+)$/gm)].map(match => match[1]!)
+    // Two explored interleavings, the discovery run and the reruns: each kept, each its own folder.
+    expect(kept.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(kept).size).toBe(kept.length)
+    for (const folder of kept) expect(existsSync(join(folder, 'cwd'))).toBe(true)
   })
 })
