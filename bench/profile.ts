@@ -34,10 +34,27 @@ export interface CpuProfile {
 /** The checkout's root, for telling loadrace's own files apart. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
+/** The owner of code of a dsh checkout (`…/deepseek-harness/`): its vendored cordis and loader, its packages, their dependencies. */
+function workspaceOwner(path: string): { owner: string, loadrace: boolean } | undefined {
+  const inside = /\/deepseek-harness\/(.*)$/.exec(path)?.[1]
+  if (inside === undefined) return undefined
+  const pnpm = /node_modules\/\.pnpm\/([^/]+)/.exec(inside)?.[1]
+  if (pnpm !== undefined) {
+    if (pnpm.startsWith('js-yaml@')) return { owner: 'cordis loader and include', loadrace: false }
+    const name = (/^((?:@[^+]+\+)?[^@]+)@/.exec(pnpm)?.[1] ?? pnpm).replace('+', '/')
+    return { owner: `other packages (${name})`, loadrace: false }
+  }
+  if (/^vendor\/(cordis|cosmokit)\//.test(inside)) return { owner: 'cordis (contexts, fibers, services, events)', loadrace: false }
+  if (/^vendor\//.test(inside)) return { owner: 'cordis loader and include', loadrace: false }
+  return { owner: 'the system under test (dsh packages)', loadrace: false }
+}
+
 /** The owner of code at `url`, or undefined for Node's own JavaScript and frames without a source. */
 export function ownerOfUrl(url: string): { owner: string, loadrace: boolean } | undefined {
   if (url === '' || url.startsWith('node:')) return undefined
   const path = url.startsWith('file://') ? fileURLToPath(url.split('?')[0]!) : url
+  const workspace = workspaceOwner(path)
+  if (workspace !== undefined) return workspace
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1]
   if (pkg !== undefined) {
     if (pkg === '@deepseek-ai/cordis' || pkg === '@deepseek-ai/cosmokit') return { owner: 'cordis (contexts, fibers, services, events)', loadrace: false }

@@ -38,6 +38,12 @@ const PHASES: readonly { phase: InterleavingPhase, name: string, what: string }[
   { phase: 'teardown', name: 'teardown', what: 'timers and listeners removed, contexts disposed, and the disposal work that runs before the next macrotask turn' },
 ]
 
+/** How the phases of an application's interleaving differ from a composition's. */
+const APPLICATION_PHASES: Partial<Record<InterleavingPhase, string>> = {
+  setup: 'fresh context and temporary folder, the ACP transport and request recorder installed, scheduled loader started',
+  turns: 'the snapshot\'s ACP steps over loadrace\'s transport, dsh-llm-replay serving the recorded session; ids and folders rewritten for determinism',
+}
+
 /** CPU ms of each phase of one interleaving (the teardown until the next macrotask turn), and the total. */
 async function timedInterleaving(scenario: Scenario, target: Target, schedule: Schedule): Promise<{ phases: number[], total: number }> {
   const marks = new Map<InterleavingPhase, number>()
@@ -70,7 +76,9 @@ async function measureThroughput(scenario: Scenario, target: Target, plan: reado
     phases.forEach((spent, index) => { sums.phases[index]! += spent })
     sums.total += total
   }
-  const phases = PHASES.map(({ name, what }, index): PhaseCost => ({ phase: name, what, ms: sums.phases[index]! / runs }))
+  // An application (app: entries) has no base composition of loadrace's, and its turn is the ACP steps.
+  const application = scenario.app === 'entries'
+  const phases = PHASES.map(({ phase, name, what }, index): PhaseCost => ({ phase: name, what: application ? APPLICATION_PHASES[phase] ?? what : what, ms: sums.phases[index]! / runs }))
   const msPerRun = sums.total / runs
   const profile = await profiled(async () => {
     for (let i = 0; i < Math.max(10, runs / 2); i++) await runInterleaving(scenario, target, schedule())

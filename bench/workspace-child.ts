@@ -31,4 +31,4 @@ writeFileSync(file, [
   '',
 ].join('\n'))
 const figures = await measureRealApp(file, { quick: flag === '--quick', onStep: text => process.stderr.write(`  ${text}\n`) })
-process.stdout.write(`${JSON.stringify(figures)}\n`)
+process.stdout.write(`${JSON.stringify({ ...figures, file: 'build/dsh/deepseek-harness/examples/acp-agent/cordis.snapshot.yml, tests/snapshots/text-turn' })}\n`)

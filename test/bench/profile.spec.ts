@@ -1,6 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { ownerShares, type CpuProfile } from '../../bench/profile.ts'
+import { ownerOfUrl, ownerShares, type CpuProfile } from '../../bench/profile.ts'
 
 const checkout = (path: string) => pathToFileURL(fileURLToPath(new URL(`../../${path}`, import.meta.url))).href
 
@@ -50,3 +50,16 @@ describe('who the CPU samples of an interleaving belong to', () => {
     expect(ordered.reduce((sum, share) => sum + share.msPerRun, 0)).toBeCloseTo(20)
   })
 })
+
+describe('who code of a dsh checkout belongs to', () => {
+  it('is cordis, the loader and include, the dsh packages or their dependencies, by where it sits in the workspace', () => {
+    const at = (path: string) => ownerOfUrl(`file:///w/build/dsh/deepseek-harness/${path}`)?.owner
+    expect(at('vendor/cordis/lib/index.js')).toBe('cordis (contexts, fibers, services, events)')
+    expect(at('vendor/cosmokit/lib/index.js')).toBe('cordis (contexts, fibers, services, events)')
+    expect(at('vendor/loader/lib/index.js')).toBe('cordis loader and include')
+    expect(at('node_modules/.pnpm/js-yaml@4.1.0/node_modules/js-yaml/index.js')).toBe('cordis loader and include')
+    expect(at('packages/core/system-prompt/lib/index.js')).toBe('the system under test (dsh packages)')
+    expect(at('node_modules/.pnpm/@agentclientprotocol+sdk@0.25.1_zod@4.4.3/node_modules/x.js')).toBe('other packages (@agentclientprotocol/sdk)')
+  })
+})
+
