@@ -1,7 +1,8 @@
 /**
  * What outside the scheduler can still make progress. Node lists its live
  * resources: requests in flight (file system, DNS, socket connects, writes)
- * always finish; child processes and their pipes finish when the child does;
+ * always finish, as does work on the thread pool Node does not list
+ * (`thread-pool.ts`: zlib steps, crypto jobs); child processes and their pipes finish when the child does;
  * other long-lived handles (timers, sockets, servers) may wake work later.
  *
  * Quiescence waits for the first two kinds (`ioInFlight`). A run whose work
@@ -10,6 +11,8 @@
  * counted — they fire only when the scheduler releases them) is stuck, and
  * the harness says so at once instead of waiting for the timeout.
  */
+
+import { threadPoolWorkInFlight } from './thread-pool.ts'
 
 export type ResourceBaseline = ReadonlyMap<string, number>
 
@@ -33,7 +36,7 @@ function countResources(): Map<string, number> {
 
 /** Whether a one-shot request (a file read, a DNS lookup, a write) is in flight: work that will wake the system when it completes. */
 export function requestInFlight(): boolean {
-  return process.getActiveResourcesInfo().some(isRequest)
+  return threadPoolWorkInFlight() || process.getActiveResourcesInfo().some(isRequest)
 }
 
 export function resourceBaseline(): ResourceBaseline {
@@ -42,6 +45,7 @@ export function resourceBaseline(): ResourceBaseline {
 
 /** Whether I/O the system started is still in flight: a request beyond the baseline, or a child process (or its pipes) still running. */
 export function ioInFlight(baseline: ResourceBaseline): boolean {
+  if (threadPoolWorkInFlight()) return true
   for (const [kind, count] of countResources()) {
     if ((isRequest(kind) || isChildProcess(kind)) && count > (baseline.get(kind) ?? 0)) return true
   }
@@ -53,6 +57,7 @@ export function ioInFlight(baseline: ResourceBaseline): boolean {
  * apart from `heldTimers` held timers: no timer, socket or I/O can wake anything up.
  */
 export function nothingCanWake(baseline: ResourceBaseline, heldTimers: number): boolean {
+  if (threadPoolWorkInFlight()) return false
   for (const [kind, count] of countResources()) {
     if (kind === 'Immediate') continue
     if (isRequest(kind)) return false

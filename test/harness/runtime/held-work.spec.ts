@@ -37,6 +37,10 @@ const PLUGINS = {
   hops: waitingPlugin('aaa_hops', '', 'for (let i = 0; i < config.hops; i++) await new Promise(resolve => setImmediate(resolve))'),
   file: waitingPlugin('aaa_file', `import { readFile } from 'node:fs/promises'`, 'await readFile(new URL(import.meta.url)); await readFile(new URL(import.meta.url))'),
   child: waitingPlugin('aaa_child', `import { execFile } from 'node:child_process'`, `await new Promise((resolve, reject) => execFile(process.execPath, ['-e', ''], error => error ? reject(error) : resolve()))`),
+  /** Compresses 32 MiB with gzip: a zlib step on the thread pool, which Node lists as no resource. */
+  zlib: waitingPlugin('aaa_zlib', `import { gzip } from 'node:zlib'\nimport { promisify } from 'node:util'`, 'await promisify(gzip)(Buffer.alloc(32 * 1024 * 1024, 7))'),
+  /** Derives a key with 300 000 pbkdf2 rounds: a crypto job on the thread pool, listed as no resource either. */
+  crypto: waitingPlugin('aaa_crypto', `import { pbkdf2 } from 'node:crypto'\nimport { promisify } from 'node:util'`, `await promisify(pbkdf2)('secret', 'salt', 300_000, 32, 'sha256')`),
   sleepy: waitingPlugin('aaa_sleepy', `import { setTimeout as sleep } from 'node:timers/promises'`, 'await sleep(60_000)'),
   /** Two timers set up together fire in deadline order on every machine: y (1 ms) registers before x (5 ms). */
   pair: `export default {
@@ -235,6 +239,18 @@ describe('quiescence waits for what the system is doing', () => {
     const scenario = await scenarioOf('file', race('file', 'file', '{}'))
     expect(await headerOf(scenario, ['tool-file', 'tool-fast'])).toEqual(['aaa_file', 'bbb_fast'])
     expect(await headerOf(scenario, ['tool-fast', 'tool-file'])).toEqual(['bbb_fast', 'aaa_file'])
+  })
+
+  it('compression a plugin awaits on the thread pool (zlib) completes before the next release, and is not taken for a hang', async () => {
+    const scenario = await scenarioOf('zlib', race('zlib', 'zlib', '{}'))
+    expect(await headerOf(scenario, ['tool-zlib', 'tool-fast'])).toEqual(['aaa_zlib', 'bbb_fast'])
+    expect(await headerOf(scenario, ['tool-fast', 'tool-zlib'])).toEqual(['bbb_fast', 'aaa_zlib'])
+  })
+
+  it('a crypto job a plugin awaits on the thread pool (pbkdf2) completes before the next release, and is not taken for a hang', async () => {
+    const scenario = await scenarioOf('crypto', race('crypto', 'crypto', '{}'))
+    expect(await headerOf(scenario, ['tool-crypto', 'tool-fast'])).toEqual(['aaa_crypto', 'bbb_fast'])
+    expect(await headerOf(scenario, ['tool-fast', 'tool-crypto'])).toEqual(['bbb_fast', 'aaa_crypto'])
   })
 
   it('a child process a plugin awaits exits before the next release', async () => {

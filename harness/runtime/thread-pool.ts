@@ -1,0 +1,52 @@
+/**
+ * Work Node runs on its thread pool that `process.getActiveResourcesInfo()`
+ * does not list: a zlib stream's compression step (gzip, deflate, brotli,
+ * zstd, and the one-call `zlib.gzip(…)` forms built on them) and crypto's
+ * asynchronous jobs (`randomBytes`, `pbkdf2`, `scrypt`, key generation, …).
+ * Each finishes by calling back into JavaScript, so while one is in flight
+ * the system is not at rest and not stuck, though no listed resource says so.
+ *
+ * Seen through an async hook: a crypto job is pending from its creation to
+ * its callback; a zlib handle is pending from each asynchronous `write` it is
+ * given to the callback that write produces.
+ */
+import { createHook } from 'node:async_hooks'
+
+const pending = new Set<number>()
+
+/** Resource types of one-shot thread-pool jobs (crypto's `…REQUEST` jobs); file-system and DNS requests are listed by Node and counted there. */
+function isThreadPoolJob(type: string): boolean {
+  return type.endsWith('REQUEST') && !type.startsWith('FSREQ') && !type.startsWith('GETADDRINFO') && !type.startsWith('GETNAMEINFO') && !type.startsWith('QUERY')
+}
+
+interface AsyncWritable {
+  write(...args: unknown[]): unknown
+}
+
+const hook = createHook({
+  init(id, type, _trigger, resource) {
+    if (type === 'ZLIB') {
+      const handle = resource as AsyncWritable
+      const write = handle.write
+      if (typeof write !== 'function') return
+      handle.write = function (this: AsyncWritable, ...args: unknown[]) {
+        pending.add(id)
+        return write.apply(this, args)
+      }
+    } else if (isThreadPoolJob(type)) {
+      pending.add(id)
+    }
+  },
+  before(id) {
+    pending.delete(id)
+  },
+  destroy(id) {
+    pending.delete(id)
+  },
+})
+hook.enable()
+
+/** Whether a zlib step or a crypto job is running on the thread pool: work that will call back when it completes. */
+export function threadPoolWorkInFlight(): boolean {
+  return pending.size > 0
+}
