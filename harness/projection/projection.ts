@@ -63,7 +63,7 @@ export interface ProjectionInput {
 function projectionView(input: ProjectionInput): Record<keyof Projection, unknown> {
   const { observation, loadErrors, stuck } = input
   const live = observation ? [...observation.live] : []
-  const turnErrors = live.flatMap(record => record.event === 'agent/error' ? [record.message] : [])
+  const turnErrors = live.flatMap(record => record.event === 'agent/error' || record.event === 'client/error' ? [record.message] : [])
   const outcome: Outcome = stuck
     ? 'stuck'
     : loadErrors.length > 0 || !observation

@@ -9,6 +9,7 @@ export function mountOptionsOf(scenario: Scenario, system: System, workdir: Work
     system,
     workdir,
     ...scenario.snapshot === undefined ? {} : { snapshot: scenario.snapshot },
+    ...scenario.model === undefined ? {} : { model: scenario.model },
     app: scenario.app,
     config: scenario.config,
     variant: scenario.variant,

@@ -54,6 +54,8 @@ export async function setUp(run: Interleaving): Promise<void> {
     const label = entryLabel(entryId)
     const service = services.get(label)
     if (service) return pool.hold(label, { kind: 'value', produce: () => ({ default: service.plugin }) })
+    const stand = mounted.stands?.(label)
+    if (stand) return pool.hold(label, { kind: 'value', produce: () => ({ default: stand }) })
     const spec = specs.get(label)
     if (!spec) return Promise.reject(new Error(`no plugin "${label}" in scenario ${scenario.name}`))
     return pool.hold(label, settlementOf(spec, host, run.classes))

@@ -84,6 +84,14 @@ async function entryTreeOf(file: string, dir: string, value: Record<string, unkn
   if (!('entries' in tree)) throw new ScenarioError(tree)
   const expect = value.expect as { inactive?: unknown }
   const labels = tree.entries.map(entry => entry.label)
+  const model = value.model as { replaces?: unknown } | undefined
+  if (typeof model?.replaces === 'string') {
+    const replaced = tree.entries.find(entry => entry.label === model.replaces)
+    const importing = tree.entries.filter(entry => entry.module !== undefined && !entry.disabled).map(entry => entry.label)
+    if (replaced?.module === undefined || replaced.disabled) {
+      throw toError(file, { path: ['model', 'replaces'], problem: replaced === undefined ? `unknown entry ${JSON.stringify(model.replaces)}` : `entry ${JSON.stringify(model.replaces)} ${replaced.disabled ? 'is disabled' : 'imports no module'}`, allowed: `enabled entries of ${String(value.entries)} that import a module: ${importing.join(', ')}`, anchor: 'value' })
+    }
+  }
   const unknown = Array.isArray(expect.inactive) ? expect.inactive.findIndex(id => !labels.includes(String(id))) : -1
   if (unknown >= 0) {
     const id = JSON.stringify((expect.inactive as unknown[])[unknown])

@@ -243,6 +243,11 @@ export const ScenarioFileSchema = hinted(Schema.object({
     expected: 'a mapping of variable names to strings',
     allowed: 'environment variables the system sees in every interleaving, e.g. {DSH_PERMISSION_MODE: read-only}',
   }),
+  model: hinted(absentWhenOmitted(Schema.object({
+    replaces: hinted(Schema.string().min(1).required(), { expected: 'an entry id', allowed: 'the id of the live model adapter\'s entry in the cordis.yml (nested ids joined by ".")' }),
+    providers: stringList('a list of provider routes', 'the routes the scripted model serves, as the application\'s agents name them', { expected: 'a route', allowed: 'a provider route, e.g. deepseek-official' }),
+    models: stringList('a list of model ids', 'the models it answers as', { expected: 'a model id', allowed: 'a model id, e.g. deepseek-v4-pro' }),
+  })), { expected: 'a mapping', allowed: 'replaces: the live adapter entry, providers, models: what loadrace\'s scripted model serves in its place' }),
   snapshot: hinted(Schema.string().min(1), {
     expected: 'a snapshot folder',
     allowed: 'a dsh snapshot folder (tests/snapshots/NAME: input.json, session.jsonl and the pinned files), relative to the scenario file',

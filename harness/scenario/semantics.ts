@@ -229,6 +229,14 @@ function checkApplication(value: Record<string, unknown>): Problem[] {
   if (Object.hasOwn(value, 'snapshot') && value.app !== 'entries') {
     out.push(at(['snapshot'], 'a dsh snapshot pins what an application shows its model', 'add app: entries and entries: the configuration the snapshot was recorded with', 'key'))
   }
+  if (Object.hasOwn(value, 'model') && value.app !== 'entries') {
+    out.push(at(['model'], 'a scripted model stands in for an application\'s live adapter entry', 'add app: entries and entries: the configuration', 'key'))
+  }
+  if (isRecord(value.model)) {
+    for (const list of ['providers', 'models'] as const) {
+      if (!Array.isArray(value.model[list]) || value.model[list].length === 0) out.push(at(['model', list], `the scripted model needs ${list === 'providers' ? 'the routes' : 'the models'} it serves`, list === 'providers' ? 'a non-empty list of provider routes the application\'s agents use' : 'a non-empty list of model ids', Array.isArray(value.model[list]) ? 'value' : 'key'))
+    }
+  }
   const expect = value.expect
   if (isRecord(expect) && Object.hasOwn(expect, 'snapshot') && !Object.hasOwn(value, 'snapshot')) {
     out.push(at(['expect', 'snapshot'], 'there is no snapshot to hold', 'add snapshot: the snapshot folder, or remove expect.snapshot', 'key'))

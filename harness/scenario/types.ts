@@ -17,7 +17,7 @@ export type AppName = typeof APP_NAMES[number]
 
 /** Which implementation runs: loadrace's reference or the published dsh packages. */
 export { TARGET_NAMES, type TargetName } from '../targets/types.ts'
-import type { BaseConfig, TargetName } from '../targets/types.ts'
+import type { BaseConfig, ScriptedModelSpec, TargetName } from '../targets/types.ts'
 export type { BaseConfig } from '../targets/types.ts'
 
 /** How plugin entries reach the loader: in memory, or through a written `cordis.yml` and `cordis:include`. */
@@ -207,6 +207,8 @@ export interface Scenario {
   env: Readonly<Record<string, string>>
   /** The absolute folder of the dsh snapshot the application is judged against (`snapshot:`), when there is one. */
   snapshot?: string
+  /** loadrace's scripted model in place of the application's live adapter entry (`model:`), when the file names one. */
+  model?: ScriptedModelSpec
   /**
    * The loader entries whose imports are scheduled, in file order. With
    * `entries:`, one module entry per importing entry of the cordis.yml

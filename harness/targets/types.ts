@@ -12,6 +12,14 @@ export type TargetName = typeof TARGET_NAMES[number]
 /** The target a scenario runs against unless it says otherwise. */
 export const DEFAULT_TARGET: TargetName = 'reference'
 
+/** The scripted model in place of an application's live adapter entry: which entry, and the routes and models it serves. */
+export interface ScriptedModelSpec {
+  /** The label of the loader entry whose module is not imported: the scripted model is its plugin instead. */
+  replaces: string
+  providers: string[]
+  models: string[]
+}
+
 /** The folders of one interleaving (see `runtime/workdir.ts`). */
 export interface Workdir {
   /** The temporary folder holding the others. */
@@ -51,6 +59,8 @@ export interface PromptAssemblyTools {
 export type LiveRecord =
   | { event: 'agent/status', status: string }
   | { event: 'agent/error', turn: number, step: number, message: string }
+  /** The application answered its client's request with an error (an ACP `session/prompt` whose turn failed): the turn failed, whatever the loop emitted. */
+  | { event: 'client/error', method: string, message: string }
 
 /** What one interleaving observed of the system, before projection. */
 export interface Observation {
@@ -84,6 +94,8 @@ export interface MountOptions {
   workdir: Workdir
   /** The dsh snapshot folder the application is judged against, when the scenario names one. */
   snapshot?: string
+  /** The live model adapter entry loadrace's scripted model stands in for (`model:`), when the scenario names one. */
+  model?: ScriptedModelSpec
   app: 'stdio-agent' | 'acp-agent' | 'agent-core' | 'none' | 'entries'
   config: { persona?: string, toolOrder?: unknown }
   base: BaseConfig
@@ -124,6 +136,8 @@ export interface Mounted {
   hasTool(ctx: Context, name: string): boolean
   /** After boot: why the agent loop cannot serve turns, or undefined when it can. */
   bootProblem(): string | undefined
+  /** The plugin loadrace mounts instead of the module of the entry `label`, when it stands in for one (a scripted model). */
+  stands?(label: string): Plugin | undefined
   /** Runs `turns` turns (one followup each, waiting for idle) on one fresh agent. */
   runTurns(turns: number): Promise<Observation>
 }

@@ -113,12 +113,19 @@ export class AcpClient {
   }
 }
 
+/** What driving the steps gave: the session the agent created, and the prompts it answered with an error, in order. */
+export interface DrivenSteps {
+  sessionId: string | undefined
+  failures: { method: string, message: string }[]
+}
+
 /**
  * Drives `steps` on the client as dsh's snapshot harness does, with
- * `session/new` in `cwd`; returns the session id the agent created.
+ * `session/new` in `cwd`; returns the session id the agent created and the prompts it failed.
  */
-export async function driveSteps(client: AcpClient, steps: readonly AcpStep[], cwd: string): Promise<string | undefined> {
+export async function driveSteps(client: AcpClient, steps: readonly AcpStep[], cwd: string): Promise<DrivenSteps> {
   let sessionId: string | undefined
+  const failures: DrivenSteps['failures'] = []
   for (const step of steps) {
     switch (step.op) {
       case 'initialize':
@@ -131,10 +138,14 @@ export async function driveSteps(client: AcpClient, steps: readonly AcpStep[], c
       case 'promptContent': {
         if (sessionId === undefined) throw new AcpError(`${step.op} before newSession`)
         const prompt = step.op === 'prompt' ? [{ type: 'text', text: step.text }] : step.content
-        await client.request('session/prompt', { sessionId, prompt })
+        // A failed turn is the application's answer, not the client's failure: it is recorded and the next step is sent.
+        await client.request('session/prompt', { sessionId, prompt }).catch((error: unknown) => {
+          if (!(error instanceof AcpError)) throw error
+          failures.push({ method: 'session/prompt', message: error.message })
+        })
         break
       }
     }
   }
-  return sessionId
+  return { sessionId, failures }
 }

@@ -9,13 +9,15 @@
  * turn as dsh's snapshot harness does: the snapshot's ACP steps (else
  * `initialize`, `session/new` and one prompt per turn). The model is whatever
  * the configuration mounts that serves offline (`dsh-llm-replay`, fed from the
- * snapshot): loadrace never reaches a network.
+ * snapshot), or loadrace's scripted model in place of the live adapter entry
+ * the scenario names (`model:`): loadrace never reaches a network.
  */
 import { realpathSync } from 'node:fs'
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import type { LiveRecord, Mounted, MountOptions, Observation, TargetEnvironment } from '../types.ts'
 import { AcpClient, acpTransport, driveSteps } from './acp-client.ts'
 import { Determinizer } from './determinism.ts'
+import { standInModelPlugin } from './mock-adapter.ts'
 import { packagesOf } from './packages.ts'
 import { readSnapshot, type AcpStep, type PermissionAnswer } from './snapshot.ts'
 import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'
@@ -88,6 +90,10 @@ export function mountApplication(root: Context, options: MountOptions): Mounted 
     toolService: TOOL_SERVICE,
     registerTool: (ctx, tool) => registerTool(ctx, tool),
     hasTool: (ctx, name) => hasTool(ctx, name),
+    stands(label) {
+      if (options.model === undefined || label !== options.model.replaces) return undefined
+      return standInModelPlugin(packagesOf(options.system), options.model) as never
+    },
     bootProblem() {
       const missing = SPINE_SERVICES.find(name => root.get(name) === undefined)
       if (missing !== undefined) return `service "${missing}" is not available after boot: the application mounts no agent spine providing it`
@@ -110,14 +116,17 @@ export function mountApplication(root: Context, options: MountOptions): Mounted 
         }),
       ]
       try {
-        const sessionId = await driveSteps(client, steps, workdir.cwd)
+        const { sessionId, failures } = await driveSteps(client, steps, workdir.cwd)
         const events = sessionId === undefined ? [] : sessions.get(sessionId)?.events ?? []
         const rewrite = determinizer()
         return {
           events: events.map(event => rewrite.event(event)),
           requests: requests.map(request => rewrite.value(request)),
           header: rewrite.value(dsh.foldRequestHeader(events)),
-          live: heard.filter(item => item.agent === sessionId).map(item => rewrite.value(item.record)),
+          live: [
+            ...heard.filter(item => item.agent === sessionId).map(item => item.record),
+            ...failures.map((failure): LiveRecord => ({ event: 'client/error', ...failure })),
+          ].map(record => rewrite.value(record)),
         }
       } finally {
         for (const dispose of disposers) dispose()

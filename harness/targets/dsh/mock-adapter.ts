@@ -51,3 +51,33 @@ export function recordingAdapterClass(dsh: DshPackages): new () => RecordingMock
   }
   return made
 }
+
+/** The routes and models a scripted model serves in place of a live adapter entry. */
+export interface StandInRoutes {
+  providers: readonly string[]
+  models: readonly string[]
+}
+
+/**
+ * The plugin mounted in place of a live model adapter's entry (`model:`): it
+ * registers the scripted model on the application's own `llm` service for
+ * the given routes, advertising the given models. Its config (the live
+ * adapter's keys, endpoints and thinking settings) is ignored: nothing of it
+ * reaches a network.
+ */
+export function standInModelPlugin(dsh: DshPackages, routes: StandInRoutes): { name: string, inject: string[], apply(ctx: { get(name: string): unknown }): void } {
+  const Recording = recordingAdapterClass(dsh)
+  class StandIn extends (Recording as unknown as new () => RecordingMockAdapter & { listModels(provider: string): Promise<readonly object[]> }) {
+    override listModels(provider: string): Promise<readonly object[]> {
+      return Promise.resolve(routes.models.map(id => ({ provider, id, name: id })))
+    }
+  }
+  return {
+    name: 'loadrace-scripted-model',
+    inject: ['llm'],
+    apply(ctx) {
+      const llm = ctx.get('llm') as { registerAdapter(providers: string[], adapter: object): unknown }
+      llm.registerAdapter([...routes.providers], new StandIn())
+    },
+  }
+}

@@ -123,7 +123,7 @@ describe('unsafe YAML', () => {
 describe('structural errors', () => {
   it('names an unknown top-level key and lists the allowed ones', async () => {
     expect(await lineOf(minimal('tolOrder: [a]\n'))).toBe(
-      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, snapshot, expect)',
+      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, expect)',
     )
   })
 
@@ -405,6 +405,10 @@ describe('applications, environments and snapshots', () => {
     ['an env name that is no variable name', `env: { 'not a name': x }\n${minimal()}`, 'env["not a name"]', '"not a name" is not a variable name'],
     ['an env variable the isolation sets', `env: { HOME: /root }\n${minimal()}`, 'env.HOME', 'HOME is set by loadrace for every interleaving (its own temporary folder)'],
     ['an env value that is not a string', `env: { COUNT: 3 }\n${minimal()}`, 'env', 'expected a mapping of variable names to strings, got {COUNT: 3}'],
+    ['a scripted model without the application', `model: { replaces: llm, providers: [p], models: [m] }\n${minimal()}`, 'model', 'a scripted model stands in for an application\'s live adapter entry'],
+    ['a scripted model serving no route', 'target: dsh\napp: entries\nentries: ./cordis.yml\nmodel: { replaces: tool, providers: [], models: [m] }\nexpect: { outcome: completed }\n', 'model.providers', 'the scripted model needs the routes it serves'],
+    ['a scripted model in place of an entry the file does not have', 'target: dsh\napp: entries\nentries: ./cordis.yml\nmodel: { replaces: llm-deepseek, providers: [p], models: [m] }\nexpect: { outcome: completed }\n', 'model.replaces', 'unknown entry "llm-deepseek"'],
+    ['a scripted model in place of an entry that imports nothing', 'target: dsh\napp: entries\nentries: ./cordis.yml\nmodel: { replaces: tool, providers: [p], models: [m] }\nexpect: { outcome: completed }\n', 'model.replaces', 'entry "tool" imports no module'],
     ['an unknown snapshot status', `target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\nexpect: { outcome: completed, snapshot: flaky }\n`, 'expect.snapshot', 'unknown snapshot status "flaky"'],
   ])('%s is one line at its field', async (_what, text, path, problem) => {
     const dir = await fixtureDir()

@@ -35,8 +35,8 @@ describe('the ACP client', () => {
       return { jsonrpc: '2.0', id: message.id, result: message.method === 'session/prompt' ? { stopReason: 'end_turn' } : {} }
     })
     const client = new AcpClient(transport)
-    const sessionId = await driveSteps(client, [{ op: 'initialize' }, { op: 'newSession' }, { op: 'prompt', text: 'PONG?' }], '/work/dir')
-    expect(sessionId).toBe('session-1')
+    const driven = await driveSteps(client, [{ op: 'initialize' }, { op: 'newSession' }, { op: 'prompt', text: 'PONG?' }], '/work/dir')
+    expect(driven).toEqual({ sessionId: 'session-1', failures: [] })
     expect(received).toEqual([
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } },
       { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/work/dir', mcpServers: [] } },
@@ -82,6 +82,22 @@ describe('the ACP client', () => {
     const waiting = client.request('initialize', {})
     await client.close()
     await expect(waiting).rejects.toThrow('the ACP connection closed before the agent answered')
+  })
+
+  it('records a prompt the agent answers with an error as a failed turn and sends the next step', async () => {
+    const transport = acpTransport()
+    const { received } = agent(transport, (message) => {
+      if (message.method === 'session/new') return { jsonrpc: '2.0', id: message.id, result: { sessionId: 'session-1' } }
+      if (message.method === 'session/prompt' && (message.params as { prompt: { text: string }[] }).prompt[0]!.text === 'first') {
+        return { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error: turn failed: no API key' } }
+      }
+      return { jsonrpc: '2.0', id: message.id, result: {} }
+    })
+    const client = new AcpClient(transport)
+    const driven = await driveSteps(client, [{ op: 'newSession' }, { op: 'prompt', text: 'first' }, { op: 'prompt', text: 'second' }], '/')
+    expect(driven).toEqual({ sessionId: 'session-1', failures: [{ method: 'session/prompt', message: 'Internal error: turn failed: no API key' }] })
+    expect(received.map(message => message.method)).toEqual(['session/new', 'session/prompt', 'session/prompt'])
+    await client.close()
   })
 
   it('refuses a prompt before a session', async () => {

@@ -64,7 +64,23 @@ async function editedSnapshot(name: string, file: string, edit: (text: string) =
   return copy
 }
 
+/** Sweeps the live `cordis.yml` of the ACP agent (its DeepSeek adapter entry and all), with `extra` keys, on Node 22. */
+async function sweepLive(extra: string, outcome: string, budget = 2): Promise<ScenarioReport> {
+  const dir = await fixtureDir()
+  const file = await dir.write('live.yml', `name: live\ntarget: dsh\napp: entries\nentries: ${join(APP, 'cordis.yml')}\n${extra}budget: ${budget}\nexpect:\n  outcome: ${outcome}\n`)
+  return sweepScenario(await loadScenario(file), { strategy: 'auto', budget, seed: '0', runner: runners.of(node22), runners, hosts: [node22], workers: 1 })
+}
+
 describe.skipIf(!BUILT)('dsh 0.1.1-rc.2 from its repository', () => {
+  it('runs the live ACP configuration with loadrace\'s scripted model in place of its DeepSeek adapter entry; without it the turn fails for want of a key, never reaching a network', async () => {
+    const scripted = await sweepLive('model:\n  replaces: llm-deepseek\n  providers: [deepseek-official]\n  models: [deepseek-v4-flash, deepseek-v4-pro]\n', 'completed')
+    expect(scripted.problems).toEqual([])
+    expect(scripted).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
+    expect(scripted.outputs[0]!.tools).toContain('bash')
+    const live = await sweepLive('', 'turn-error\n  error: \'llm-deepseek: no API key for provider route "deepseek-official"\'')
+    expect(live).toMatchObject({ verdict: 'deterministic', outcome: 'turn-error', passed: true })
+  })
+
   it('runs the unmodified text-turn configuration on the workspace\'s own cordis 4.0.1 and packages, and its snapshot holds', async () => {
     const report = await sweepSnapshot('cordis.snapshot.yml', join(APP, 'tests/snapshots/text-turn'), 6)
     expect(report.problems).toEqual([])
