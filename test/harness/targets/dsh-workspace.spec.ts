@@ -71,7 +71,7 @@ async function sweepLive(extra: string, outcome: string, budget = 2): Promise<Sc
   return sweepScenario(await loadScenario(file), { strategy: 'auto', budget, seed: '0', runner: runners.of(node22), runners, hosts: [node22], workers: 1 })
 }
 
-describe.skipIf(!BUILT)('dsh 0.1.1-rc.2 from its repository', () => {
+describe.skipIf(!BUILT)('dsh 0.1.1-rc.2 from its repository', { timeout: 240_000 }, () => {
   it('runs the live ACP configuration with loadrace\'s scripted model in place of its DeepSeek adapter entry; without it the turn fails for want of a key, never reaching a network', async () => {
     const scripted = await sweepLive('model:\n  replaces: llm-deepseek\n  providers: [deepseek-official]\n  models: [deepseek-v4-flash, deepseek-v4-pro]\n', 'completed')
     expect(scripted.problems).toEqual([])
