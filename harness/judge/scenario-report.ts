@@ -72,8 +72,10 @@ export interface ScenarioReport {
   problems: string[]
   /** The golden's path (as the sweep's working directory sees it), when one was compared or written. */
   goldenFile?: string
-  /** Unified diff against the golden, when it mismatched. */
+  /** Unified diff against the golden, when it mismatched (or, with `-u`, when it was withheld). */
   goldenDiff?: string
+  /** Set with golden `withheld`: why the golden was not written. */
+  goldenWithheld?: string
   /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */
   skipped?: string
   /** Set with verdict `error` when exploring or judging this scenario failed inside loadrace: the error's message. */
@@ -95,7 +97,7 @@ export interface ScenarioVerdictInput {
   exploration: Exploration
   analysis: Analysis
   problems: string[]
-  golden: { status: GoldenStatus, file?: string, diff?: string }
+  golden: { status: GoldenStatus, file?: string, diff?: string, reason?: string }
   durationMs: number
 }
 
@@ -119,7 +121,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   const goldenFailed = input.golden.status === 'mismatch' || input.golden.status === 'missing'
   const problems = [...input.problems]
   if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden (accept the new bytes with --update-goldens, or -u)')
-  if (input.golden.status === 'missing') problems.push('no golden pinned for this scenario (run with --update-goldens to write it)')
+  if (input.golden.status === 'missing') problems.push(`no golden pinned for this scenario at ${input.golden.file} (run with --update-goldens to write it)`)
   const report: ScenarioReport = {
     name: scenario.name,
     file: scenario.file,
@@ -153,6 +155,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   if (analysis.verdict === 'host-dependent') report.hostDifference = analysis.hostDifference
   if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
+  if (input.golden.reason !== undefined) report.goldenWithheld = input.golden.reason
   return report
 }
 

@@ -75,6 +75,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     problems: [...scenario.problems],
     ...(scenario.goldenFile === undefined ? {} : { goldenFile: scenario.goldenFile }),
     ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
+    ...(scenario.goldenWithheld === undefined ? {} : { goldenWithheld: scenario.goldenWithheld }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
     ...(scenario.error === undefined ? {} : { error: scenario.error }),
     durationMs,

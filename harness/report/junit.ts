@@ -1,5 +1,6 @@
 import { escapeXmlAttribute as attr, escapeXmlText as xmlText } from './escape.ts'
 import {
+  goldenWithheldSentence,
   INCOMPLETE_NOTICE,
   VERDICT_MEANING,
   blameSentence,
@@ -82,6 +83,8 @@ function failureBody(scenario: ScenarioReport): string {
   if (scenario.goldenDiff !== undefined) {
     lines.push('', 'Golden diff (golden -> this run):', scenario.goldenDiff.replace(/\n$/, ''))
   }
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) lines.push('', withheld)
   return `${lines.join('\n')}\n`
 }
 

@@ -1,6 +1,7 @@
 import { escapeMarkdown as text, markdownCode, markdownFence } from './escape.ts'
 import {
   GOLDEN_MARK,
+  goldenWithheldSentence,
   INCOMPLETE_NOTICE,
   MAX_OUTPUTS_LISTED,
   STATUS_MARK,
@@ -155,6 +156,8 @@ function failureSection(scenario: ScenarioReport): string[] {
   if (scenario.goldenDiff !== undefined) {
     lines.push(...diffBlock('**Golden diff** (golden → this run)', scenario.goldenDiff))
   }
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) lines.push('', text(withheld))
   return lines
 }
 

@@ -121,7 +121,14 @@ export const GOLDEN_MARK: Readonly<Record<GoldenStatus, string>> = {
   mismatch: '❌',
   written: '📝',
   missing: '⚠️',
+  withheld: '⏸️',
   none: '',
+}
+
+/** `did not write golden goldens/x.json: why`, for a scenario whose golden was withheld; undefined otherwise. */
+export function goldenWithheldSentence(scenario: ScenarioReport): string | undefined {
+  if (scenario.golden !== 'withheld' || scenario.goldenFile === undefined) return undefined
+  return `did not write golden ${scenario.goldenFile}: ${scenario.goldenWithheld ?? 'the scenario did not meet its expectation'}`
 }
 
 /** Where a scenario's row comes from: `target · variant`. */

@@ -1,4 +1,4 @@
-import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, goldenWithheldSentence, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 
@@ -73,7 +73,8 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
   }
   if (divergence !== null) lines.push(...trimmedDiff(`diff of the ${divergence.part} (before → after the swap):`, divergence.diff, style))
   if (scenario.goldenDiff !== undefined) {
-    lines.push(...trimmedDiff('diff against the golden (golden → this sweep); accept it with --update-goldens (-u):', scenario.goldenDiff, style))
+    const accept = scenario.golden === 'withheld' ? '' : '; accept it with --update-goldens (-u)'
+    lines.push(...trimmedDiff(`diff against the golden (golden → this sweep)${accept}:`, scenario.goldenDiff, style))
   }
   return lines
 }
@@ -83,5 +84,7 @@ export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style
   const lines = [scenarioLine(scenario, nameWidth, style)]
   if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario, style))
   if (scenario.golden === 'written' && scenario.goldenFile !== undefined) lines.push(`${INDENT}${style.dim(`wrote golden ${scenario.goldenFile}`)}`)
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) lines.push(`${INDENT}${style.dim(withheld)}`)
   return lines
 }
