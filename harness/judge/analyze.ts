@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario/types.ts'
-import { pluginOf, type Schedule, type Space } from '../space/space.ts'
+import { pluginOf } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
@@ -10,6 +10,7 @@ import type { Exploration, OutputGroup } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
 import { swapMatrix, swapPlugins } from './swaps.ts'
+import { inactivityOf, partlyInactive } from './inactivity.ts'
 import { compareHosts, type HostRun } from './host-comparison.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { Analysis, HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
@@ -63,7 +64,10 @@ export async function uncontrolledReplay(scenario: Scenario, outputs: readonly O
   return null
 }
 
-async function counterexample(scenario: Scenario, space: Space, base: RunRecord, divergent: RunRecord, cache: RunCache): Promise<Divergence> {
+async function counterexample(scenario: Scenario, exploration: Exploration, cache: RunCache): Promise<Divergence> {
+  const { space } = exploration
+  const base = exploration.outputs[0]!.first
+  const divergent = exploration.outputs[1]!.first
   const result = await minimize(replayableSchedule(base), replayableSchedule(divergent), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
@@ -75,6 +79,7 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
   const plugins = swapPlugins(space, result.blame, movedOwners(moved))
   const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
   const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
+  const partly = partlyInactive(inactivityOf(exploration))
   return {
     part: difference.part,
     kind: difference.kind,
@@ -84,6 +89,7 @@ async function counterexample(scenario: Scenario, space: Space, base: RunRecord,
     firstDifference: located ? describeDifference(difference.part, located) : difference.part,
     moved,
     ...sections === undefined ? {} : { sections },
+    ...partly.length === 0 ? {} : { partlyInactive: partly },
     swaps: { plugins, changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache, plugins) },
   }
 }
@@ -110,5 +116,5 @@ export async function analyze(scenario: Scenario, exploration: Exploration, cach
   if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', hostDifference: hosts.difference }
   if (stuck) return { verdict: 'stuck', stuck: { schedule: replayableSchedule(stuck), stuck: stuck.stuck } }
   if (outputs.length === 1) return { verdict: 'deterministic' }
-  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration.space, baseline, outputs[1]!.first, cache) }
+  return { verdict: 'divergent', divergence: await counterexample(scenario, exploration, cache) }
 }

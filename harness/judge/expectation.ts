@@ -7,7 +7,8 @@ import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
 import { UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from '../explore/exploration.ts'
-import { replayableSchedule } from '../runners/runner.ts'
+import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
+import { inactivityOf } from './inactivity.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])
@@ -52,19 +53,33 @@ export function uncontrolledProblem(replay: UncontrolledReplay): string {
 }
 
 /**
- * Entries of one output that are inactive without `expect.inactive` listing
- * them, and listed entries that became active after all (a stuck output
- * says nothing about either).
+ * What `expect.inactive` is checked against: an entry inactive in every
+ * interleaving that booted never became active, and fails the scenario
+ * unless listed; a listed entry must be inactive in every one of them. An
+ * entry inactive in some interleavings only is part of the divergence (its
+ * counts are reported there), not an unmet expectation.
  */
-function inactiveProblems(projection: Projection, expected: readonly string[], where: string): string[] {
-  if (projection.outcome === 'stuck') return []
-  const inactive = projection.inactive ?? []
-  const unexpected = inactive.filter(entry => !expected.includes(entry.id))
-  const active = expected.filter(id => !inactive.some(entry => entry.id === id))
-  return [
-    ...unexpected.map(entry => `entry ${describeInactive(entry)} never became active (${where}); list it under expect.inactive if that is intended`),
-    ...active.map(id => `expected entry ${id} to stay inactive, but it became active (${where})`),
-  ]
+function inactiveProblems(scenario: Scenario, exploration: Exploration): string[] {
+  const inactivity = inactivityOf(exploration)
+  const expected = scenario.expect.inactive
+  const token = (record: RunRecord) => tokenOf(scenario, replayableSchedule(record))
+  const where = (count: number, record: RunRecord) => `${count} of ${inactivity.counted} interleavings, first ${token(record)}`
+  const problems: string[] = []
+  for (const known of inactivity.entries.values()) {
+    if (known.inactive < inactivity.counted || expected.includes(known.entry.id)) continue
+    problems.push(`entry ${describeInactive(known.entry)} never became active (${where(known.inactive, known.firstInactive)}); list it under expect.inactive if that is intended`)
+  }
+  for (const id of expected) {
+    const known = inactivity.entries.get(id)
+    if (inactivity.first === undefined || (known !== undefined && known.inactive === inactivity.counted)) continue
+    if (known === undefined) {
+      problems.push(`expected entry ${id} to stay inactive, but it became active (${where(inactivity.counted, inactivity.first)})`)
+    } else {
+      problems.push(`expected entry ${id} to stay inactive in every interleaving, but it became active in ${inactivity.counted - known.inactive} of ${inactivity.counted} (first ${token(known.firstActive!)}); `
+        + 'an entry inactive in some interleavings only is part of the divergence: remove it from expect.inactive')
+    }
+  }
+  return problems
 }
 
 /** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
@@ -124,7 +139,7 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(projection).some(text => text.includes(expect.error!))) {
       problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
-    problems.push(...inactiveProblems(projection, expect.inactive, where))
   }
+  problems.push(...inactiveProblems(scenario, exploration))
   return problems
 }

@@ -1,6 +1,7 @@
 import { escapeHtml as h } from './escape.ts'
 import {
   goldenWithheldSentence,
+  partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   MAX_OUTPUTS_LISTED,
   VERDICT_MEANING,
@@ -237,6 +238,8 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
       `${h(blameSentence(divergence))} (part ${code(divergence.part)}, kind ${code(divergence.kind)})`))
     const moved = movedSentence(divergence)
     if (moved !== undefined) parts.push(tag('p', {}, h(moved)))
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) parts.push(tag('p', {}, h(partly)))
   }
   parts.push(replayList(scenario))
   if (divergence !== null) {

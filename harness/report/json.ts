@@ -23,6 +23,7 @@ function canonicalDivergence(divergence: Divergence): Divergence {
     firstDifference: divergence.firstDifference,
     moved: divergence.moved.map(({ kind, name, owner }) => ({ kind, name, owner })),
     ...divergence.sections === undefined ? {} : { sections: divergence.sections },
+    ...divergence.partlyInactive === undefined ? {} : { partlyInactive: divergence.partlyInactive.map(({ id, inactive, of }) => ({ id, inactive, of })) },
     swaps: {
       plugins: [...divergence.swaps.plugins],
       changed: divergence.swaps.changed.map(([a, b]): [string, string] => [a, b]),

@@ -1,6 +1,7 @@
 import { escapeXmlAttribute as attr, escapeXmlText as xmlText } from './escape.ts'
 import {
   goldenWithheldSentence,
+  partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   VERDICT_MEANING,
   blameSentence,
@@ -62,6 +63,8 @@ function failureBody(scenario: ScenarioReport): string {
   if (divergence !== null) {
     lines.push('', `Blame: ${divergence.blame[0]} <-> ${divergence.blame[1]}. ${blameSentence(divergence)}`)
     lines.push(`Part: ${divergence.part}; kind: ${divergence.kind}.`)
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) lines.push(partly)
   }
   const targets = replayTargets(scenario)
   if (targets.length > 0) {

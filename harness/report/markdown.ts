@@ -2,6 +2,7 @@ import { escapeMarkdown as text, markdownCode, markdownFence } from './escape.ts
 import {
   GOLDEN_MARK,
   goldenWithheldSentence,
+  partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   MAX_OUTPUTS_LISTED,
   STATUS_MARK,
@@ -141,6 +142,8 @@ function failureSection(scenario: ScenarioReport): string[] {
     )
     const moved = movedSentence(divergence)
     if (moved !== undefined) lines.push('', text(moved))
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) lines.push('', text(partly))
   }
   lines.push(...replayBlock(scenario))
   if (divergence !== null) {

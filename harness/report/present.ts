@@ -196,6 +196,13 @@ export function movedSentence(divergence: Divergence): string | undefined {
   return `Moved: ${divergence.moved.map(item => `${item.kind} ${item.name} (${item.owner})`).join(', ')}.`
 }
 
+/** `Inactive in some interleavings only: p-a (12 of 24), p-b (12 of 24).`; undefined when every entry is active in all or none of them. */
+export function partlyInactiveSentence(divergence: Divergence): string | undefined {
+  const partly = divergence.partlyInactive ?? []
+  if (partly.length === 0) return undefined
+  return `Inactive in some interleavings only: ${partly.map(entry => `${entry.id} (${entry.inactive} of ${entry.of})`).join(', ')}.`
+}
+
 /** The facts of one scenario run, each a short phrase, for a section's byline. */
 export function scenarioFacts(scenario: ScenarioReport): string[] {
   const outputs = scenario.distinctOutputs

@@ -1,4 +1,4 @@
-import { coverage, firstLines, goldenWithheldSentence, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, goldenWithheldSentence, movedSentence, partlyInactiveSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 
@@ -65,6 +65,8 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
     lines.push(`${INDENT}blame: ${style.bold(`${divergence.blame[0]} ↔ ${divergence.blame[1]}`)} (${divergence.part}, ${divergence.kind})`)
     const moved = movedSentence(divergence)
     if (moved !== undefined) lines.push(`${INDENT}${moved}`)
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) lines.push(`${INDENT}${partly}`)
     lines.push(...indented(`first difference: ${divergence.firstDifference}`, style))
     if (divergence.sections !== undefined) lines.push(`${INDENT}system prompt sections (before → after the swap):`, ...indented(divergence.sections, style, `${INDENT}  `))
   }
