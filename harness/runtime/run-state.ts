@@ -12,7 +12,8 @@ import { quiesce } from './quiescence.ts'
 import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import type { WaitControl } from './settle.ts'
-import { runInSut } from './sut-context.ts'
+import { runInSut, type SutHost } from './sut-context.ts'
+import { DroppedApplies } from './dropped-applies.ts'
 import { disposeAll } from './teardown.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
@@ -59,6 +60,10 @@ export interface Interleaving {
   readonly deadline: number
   readonly root: Context
   readonly pool: OperationPool
+  /** What the system's code, in the interleaving's scope, reports to: the pool (timers, immediates) and the dropped `apply` promises. */
+  readonly host: SutHost
+  /** Promises returned by plain-function `apply`s, which cordis does not await but the boot does. */
+  readonly dropped: DroppedApplies
   readonly sandbox: Sandbox
   /** Errors the system logged, in logging order. */
   readonly loadErrors: string[]
@@ -98,7 +103,13 @@ export function openInterleaving(scenario: Scenario, target: Target, schedule: S
       if (message.type === 'error') loadErrors.push(logText(message))
     },
   })
-  const run: Interleaving = { scenario, target, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
+  const dropped = new DroppedApplies()
+  const host: SutHost = {
+    timerCreated: (timer, chain) => pool.timerCreated(timer, chain),
+    immediateQueued: () => pool.immediateQueued(),
+    applyReturned: (promise, chain) => dropped.add(promise, chain),
+  }
+  const run: Interleaving = { scenario, target, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
   root.on('internal/status', () => { run.statusChanges++ })
   sandbox.install()
   return run
@@ -106,7 +117,7 @@ export function openInterleaving(scenario: Scenario, target: Target, schedule: S
 
 /** Calls into the system under test, in its scope: what it sets up is held and attributed to the base composition. */
 export function inSystem<T>(run: Interleaving, fn: () => T): T {
-  return runInSut(run.pool, ROOT_CHAIN, fn)
+  return runInSut(run.host, ROOT_CHAIN, fn)
 }
 
 /** Settles the system to quiescence; false when the deadline passed first. */
@@ -139,6 +150,7 @@ export function stuckInfo(run: Interleaving, reason: StuckInfo['reason'], phase:
       ...pool.pending(),
       ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op)),
       ...unsettledEntries(run.loader),
+      ...run.dropped.unsettled(),
     ])],
   }
 }
