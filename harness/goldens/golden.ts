@@ -2,6 +2,7 @@ import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unifiedDiff } from '../oracle/diff.ts'
 import type { Projection } from '../projection/projection.ts'
+import type { Crash } from '../verdict/outcome.ts'
 import { goldensFolderOf } from './location.ts'
 
 /**
@@ -24,6 +25,8 @@ export interface Golden {
   request: unknown
   events: string[]
   errors: { load: string[], turn: string[] }
+  /** How the system crashed, for a scenario that expects the crash; absent otherwise. */
+  crash?: Crash
 }
 
 export function goldenOf(scenario: string, projection: Projection): Golden {
@@ -34,6 +37,7 @@ export function goldenOf(scenario: string, projection: Projection): Golden {
     request: projection.requests[0] ?? null,
     events: projection.events.map(event => String((event as { type?: unknown }).type)),
     errors: projection.errors,
+    ...projection.crash === undefined ? {} : { crash: projection.crash },
   }
 }
 

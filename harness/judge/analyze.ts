@@ -75,10 +75,12 @@ async function counterexample(scenario: Scenario, exploration: Exploration, cach
   const a = parseProjection(left.json)
   const b = parseProjection(right.json)
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
-  const moved = movedContributions(left.contributions, right.contributions)
+  // A crash cut one side short: nothing it would have contributed moved.
+  const cut = left.outcome === 'crashed' || right.outcome === 'crashed'
+  const moved = cut ? [] : movedContributions(left.contributions, right.contributions)
   const plugins = swapPlugins(space, result.blame, movedOwners(moved))
   const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
-  const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
+  const sections = cut ? undefined : sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
   const partly = partlyInactive(inactivityOf(exploration))
   return {
     part: difference.part,

@@ -2,6 +2,7 @@ import type { ExpectedTool, Scenario } from '../scenario/types.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
 import type { UncontrolledReplay } from '../verdict/verdict.ts'
+import { describeCrash } from '../verdict/outcome.ts'
 import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
@@ -39,9 +40,9 @@ export function headerProblem(expected: readonly ExpectedTool[], header: unknown
   return undefined
 }
 
-/** The error texts of an output, for `expect.error`: load errors and turn errors. */
+/** The error texts of an output, for `expect.error`: load errors, turn errors, and the crash. */
 function errorTexts(projection: Projection): string[] {
-  return [...projection.errors.load, ...projection.errors.turn]
+  return [...projection.errors.load, ...projection.errors.turn, ...projection.crash === undefined ? [] : [describeCrash(projection.crash)]]
 }
 
 /** The problem line of an uncontrolled verdict: the interleaving, both hashes, the part that moved, and the likely causes. */
@@ -82,10 +83,14 @@ function inactiveProblems(scenario: Scenario, exploration: Exploration): string[
   return problems
 }
 
-/** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
+/** The crash, load and turn errors of an output, said after a colon (`: crash: …; load error "…"; turn error "…"`); empty when there are none. */
 function errorsSaid(projection: Projection): string {
   const { errors } = projection
-  const said = [...errors.load.map(text => `load error ${JSON.stringify(text)}`), ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`)]
+  const said = [
+    ...projection.crash === undefined ? [] : [`crash: ${describeCrash(projection.crash)}`],
+    ...errors.load.map(text => `load error ${JSON.stringify(text)}`),
+    ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`),
+  ]
   return said.length === 0 ? '' : `: ${said.join('; ')}`
 }
 

@@ -52,7 +52,7 @@ export interface ScenarioReport {
   verdict: Verdict
   /** Whether the scenario met its expectation (and its golden); absent when it was skipped. */
   passed?: boolean
-  /** Outcome of the interleavings when they agree: completed | turn-error | load-error | stuck; `mixed` when they do not. */
+  /** Outcome of the interleavings when they agree: completed | turn-error | load-error | stuck | crashed; `mixed` when they do not. */
   outcome: string
   distinctOutputs: number
   outputs: ReportOutput[]

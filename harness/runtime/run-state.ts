@@ -5,7 +5,7 @@ import type { Schedule } from '../space/space.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
 import type { Mounted, Observation, Target } from '../targets/types.ts'
 import { projectWithBytes, type Projection } from '../projection/projection.ts'
-import type { StuckInfo } from '../verdict/outcome.ts'
+import type { Crash, StuckInfo } from '../verdict/outcome.ts'
 import type { ScheduleDriver } from './drive.ts'
 import { OperationPool } from './operations.ts'
 import { quiesce } from './quiescence.ts'
@@ -14,6 +14,7 @@ import { Sandbox } from './sandbox.ts'
 import type { WaitControl } from './settle.ts'
 import { runInSut, type SutHost } from './sut-context.ts'
 import { DroppedApplies } from './dropped-applies.ts'
+import { CrashWatch } from './crashes.ts'
 import { disposeAll } from './teardown.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
@@ -78,6 +79,17 @@ export interface Interleaving {
   /** The scheduled loader, once started. */
   loader?: Loader
   readonly stackTraceLimit: number
+  /** Takes over the thread's crash channels while the interleaving runs (see `crashes.ts`). */
+  readonly crashWatch: CrashWatch
+  /** The system's crash, once it crashed, with the errors it had logged by then. */
+  crash?: { crash: Crash, loadErrors: string[] }
+  /** Set once the interleaving ended before its phases did (a crash, or loadrace's own uncaught error): the phases wait forever. */
+  stopped: boolean
+  /**
+   * Settles when the interleaving ends before its phases do: fulfilled when
+   * the system crashed, rejected with loadrace's own uncaught error.
+   */
+  readonly endedEarly: Promise<void>
 }
 
 const plainExporter = { colors: false as const, export() {} }
@@ -109,8 +121,28 @@ export function openInterleaving(scenario: Scenario, target: Target, schedule: S
     immediateQueued: () => pool.immediateQueued(),
     applyReturned: (promise, chain) => dropped.add(promise, chain),
   }
-  const run: Interleaving = { scenario, target, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors, baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit }
+  let endEarly!: { crashed(): void, failed(error: unknown): void }
+  const endedEarly = new Promise<void>((resolve, reject) => { endEarly = { crashed: resolve, failed: reject } })
+  // Nothing waits for it until the phases are raced against it.
+  endedEarly.catch(() => {})
+  const crashWatch = new CrashWatch(host, {
+    crashed: (crash) => {
+      run.crash = { crash, loadErrors: [...loadErrors] }
+      run.stopped = true
+      endEarly.crashed()
+    },
+    failed: (error) => {
+      run.stopped = true
+      endEarly.failed(error)
+    },
+  })
+  const run: Interleaving = {
+    scenario, target, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
+    baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit, crashWatch, stopped: false, endedEarly,
+  }
   root.on('internal/status', () => { run.statusChanges++ })
+  // Before the sandbox: its snapshot of process listeners then holds the watch's own.
+  crashWatch.install()
   sandbox.install()
   return run
 }
@@ -120,13 +152,19 @@ export function inSystem<T>(run: Interleaving, fn: () => T): T {
   return runInSut(run.host, ROOT_CHAIN, fn)
 }
 
-/** Settles the system to quiescence; false when the deadline passed first. */
+/** What the phases of an interleaving that stopped early wait on: nothing settles it, so they never go on. */
+function never<T>(): Promise<T> {
+  return new Promise<T>(() => {})
+}
+
+/** Settles the system to quiescence; false when the deadline passed first. Once the interleaving stopped early, never settles. */
 export function settle(run: Interleaving): Promise<boolean> {
+  if (run.stopped) return never()
   return quiesce({
     progress: () => run.pool.version + run.statusChanges,
     immediates: () => run.pool.immediates,
     busy: () => run.pool.isFiring() || ioInFlight(run.baseline),
-  }, run.deadline)
+  }, run.deadline).then(quiet => run.stopped ? never() : quiet)
 }
 
 /** What `settleOrStuck` needs to wait on this interleaving. */
@@ -155,9 +193,12 @@ export function stuckInfo(run: Interleaving, reason: StuckInfo['reason'], phase:
   }
 }
 
-/** The interleaving's result: what it released, its projection and bytes, and who contributed what. */
+/** The interleaving's result: what it released, its projection and bytes, and who contributed what. A crashed interleaving's projection is its crash and the errors logged before it. */
 export function finish(run: Interleaving, observation: Observation | undefined, stuck: StuckInfo | null): InterleavingResult {
-  const { projection, json, hash } = projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
+  const crashed = run.crash
+  const { projection, json, hash } = crashed
+    ? projectWithBytes({ observation: undefined, loadErrors: crashed.loadErrors, stuck: null, inactive: [], crash: crashed.crash })
+    : projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
   const result = {
     schedule: [...run.pool.released()],
     enabledAt: [...run.pool.enabledAt()],
@@ -177,6 +218,7 @@ export function closeInterleaving(run: Interleaving): void {
   // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
   run.sandbox.dispose()
   disposeAll(run.root)
+  run.crashWatch.dispose()
   Error.stackTraceLimit = run.stackTraceLimit
   run.options.onPhase?.('teardown')
 }
