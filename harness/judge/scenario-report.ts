@@ -9,6 +9,7 @@ import { spaceSize, type Space } from '../space/space.ts'
 import type { GoldenStatus } from '../goldens/golden.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
+import type { PrintedOutput } from './system-output.ts'
 
 /** One distinct output (projection) and the interleavings that produced it. */
 export interface ReportOutput {
@@ -80,6 +81,12 @@ export interface ScenarioReport {
   skipped?: string
   /** Set with verdict `error` when exploring or judging this scenario failed inside loadrace: the error's message. */
   error?: string
+  /**
+   * What the system printed (stdout, stderr, the console) in the interleavings
+   * this entry names, once per distinct text; absent when they printed
+   * nothing. Not part of the projection.
+   */
+  systemOutput?: PrintedOutput[]
   durationMs: number
 }
 
@@ -98,6 +105,8 @@ export interface ScenarioVerdictInput {
   analysis: Analysis
   problems: string[]
   golden: { status: GoldenStatus, file?: string, diff?: string, reason?: string }
+  /** What the named interleavings printed (see `system-output.ts`). */
+  printed?: PrintedOutput[]
   durationMs: number
 }
 
@@ -156,6 +165,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
   if (input.golden.reason !== undefined) report.goldenWithheld = input.golden.reason
+  if (input.printed !== undefined && input.printed.length > 0) report.systemOutput = input.printed
   return report
 }
 

@@ -1,6 +1,9 @@
 import { escapeHtml as h } from './escape.ts'
 import {
   goldenWithheldSentence,
+  printedHeading,
+  printedLines,
+  printedOmission,
   partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   MAX_OUTPUTS_LISTED,
@@ -255,6 +258,10 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
   if (scenario.goldenDiff !== undefined) parts.push('<h3>Golden diff (golden → this run)</h3>', diffPre(scenario.goldenDiff))
   const withheld = goldenWithheldSentence(scenario)
   if (withheld !== undefined) parts.push(tag('p', {}, h(withheld)))
+  for (const printed of scenario.systemOutput ?? []) {
+    const omission = printedOmission(printed)
+    parts.push(`<h3>${h(printedHeading(printed))}</h3>`, tag('pre', { class: 'printed' }, h(printedLines(printed).join('\n'))), omission === undefined ? '' : tag('p', {}, h(omission)))
+  }
   const attributes = { class: `scenario ${result}`, id: anchorOf(index), 'data-scenario': scenario.name }
   return tag('section', attributes, `\n${parts.filter((part) => part !== '').join('\n')}\n`)
 }

@@ -79,6 +79,13 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     ...(scenario.goldenWithheld === undefined ? {} : { goldenWithheld: scenario.goldenWithheld }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
     ...(scenario.error === undefined ? {} : { error: scenario.error }),
+    ...(scenario.systemOutput === undefined ? {} : {
+      systemOutput: scenario.systemOutput.map(printed => ({
+        interleavings: [...printed.interleavings],
+        chunks: printed.chunks.map(({ stream, entry, text }) => ({ stream, entry, text })),
+        omitted: printed.omitted,
+      })),
+    }),
     durationMs,
   }
 }

@@ -1,6 +1,9 @@
 import { escapeXmlAttribute as attr, escapeXmlText as xmlText } from './escape.ts'
 import {
   goldenWithheldSentence,
+  printedHeading,
+  printedLines,
+  printedOmission,
   partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   VERDICT_MEANING,
@@ -116,6 +119,8 @@ function testcase(scenario: ScenarioReport): string[] {
     const message = scenario.problems.length > 0 ? scenario.problems.join('; ') : `verdict ${scenario.verdict}`
     lines.push(`      ${element('failure', { message, type: scenario.verdict })}>${xmlText(failureBody(scenario))}</failure>`)
   }
+  const printed = (scenario.systemOutput ?? []).flatMap(output => [printedHeading(output), ...printedLines(output), ...[printedOmission(output) ?? []].flat()])
+  if (printed.length > 0) lines.push(`      <system-out>${xmlText(`${printed.join('\n')}\n`)}</system-out>`)
   lines.push('    </testcase>')
   return lines
 }

@@ -1,4 +1,4 @@
-import { coverage, firstLines, goldenWithheldSentence, movedSentence, partlyInactiveSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, goldenWithheldSentence, movedSentence, partlyInactiveSentence, printedHeading, printedLines, printedOmission, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 
@@ -81,10 +81,33 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
   return lines
 }
 
-/** The line of a scenario and what follows it: the failure details, and a golden written. */
-export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN): string[] {
+/**
+ * What the system printed in the interleavings the entry names, once per
+ * distinct text, each cut as a diff is (the report has all of it).
+ */
+export function printedDetails(scenario: ScenarioReport, style: Style = PLAIN): string[] {
+  return (scenario.systemOutput ?? []).flatMap((printed) => {
+    const omission = printedOmission(printed)
+    return [`${INDENT}${printedHeading(printed)}`, ...indented(printedLines(printed).join('\n'), style, `${INDENT}  `), ...omission === undefined ? [] : [`${INDENT}  ${style.dim(omission)}`]]
+  })
+}
+
+/** How a scenario's block is shown. */
+export interface BlockOptions {
+  /** Show what the system printed under every scenario, not only under a failed one (`--show-output`). */
+  showOutput?: boolean
+}
+
+/**
+ * The line of a scenario and what follows it: the failure details and what
+ * the system printed (for a failure, or with `showOutput`), and a golden
+ * written.
+ */
+export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN, options: BlockOptions = {}): string[] {
   const lines = [scenarioLine(scenario, nameWidth, style)]
-  if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario, style))
+  const failed = resultOf(scenario) === 'failed'
+  if (failed) lines.push(...failureDetails(scenario, style))
+  if (failed || options.showOutput === true) lines.push(...printedDetails(scenario, style))
   if (scenario.golden === 'written' && scenario.goldenFile !== undefined) lines.push(`${INDENT}${style.dim(`wrote golden ${scenario.goldenFile}`)}`)
   const withheld = goldenWithheldSentence(scenario)
   if (withheld !== undefined) lines.push(`${INDENT}${style.dim(withheld)}`)

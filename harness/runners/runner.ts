@@ -5,6 +5,7 @@ import { headerToolNames } from '../projection/projection.ts'
 import { loadTarget } from '../targets/index.ts'
 import { runInterleaving } from '../runtime/interleaving.ts'
 import type { Contributions } from '../runtime/contributions.ts'
+import type { SystemOutput } from '../runtime/output-capture.ts'
 
 /** One explored interleaving, as the sweep keeps it. */
 export interface RunRecord {
@@ -26,6 +27,8 @@ export interface RunRecord {
   contributions?: Contributions
   /** The Node the run ran on, and the APIs the target had to supply to it. */
   runtime?: { node: string, shims: string[] }
+  /** What the system printed in this interleaving (not part of its bytes); absent when it printed nothing. */
+  systemOutput?: SystemOutput
 }
 
 /** Runs interleavings of one scenario; in this process or spread over worker threads. */
@@ -63,6 +66,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     json: result.json,
     contributions: result.contributions,
     runtime: { node: process.version, shims: [...target.shims?.() ?? []] },
+    ...result.output === undefined ? {} : { systemOutput: result.output },
   }
 }
 

@@ -15,6 +15,7 @@ import type { WaitControl } from './settle.ts'
 import { runInSut, type SutHost } from './sut-context.ts'
 import { DroppedApplies } from './dropped-applies.ts'
 import { CrashWatch } from './crashes.ts'
+import { OutputCapture, type SystemOutput } from './output-capture.ts'
 import { disposeAll } from './teardown.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
@@ -44,6 +45,8 @@ export interface InterleavingResult {
   hash: string
   /** Who contributed each tool and prompt section of the last assembly (not part of the compared bytes). */
   contributions: Contributions
+  /** What the system printed (not part of the compared bytes); absent when it printed nothing. */
+  output?: SystemOutput
 }
 
 /**
@@ -81,6 +84,8 @@ export interface Interleaving {
   readonly stackTraceLimit: number
   /** Takes over the thread's crash channels while the interleaving runs (see `crashes.ts`). */
   readonly crashWatch: CrashWatch
+  /** Keeps what the system prints, instead of printing it (see `output-capture.ts`). */
+  readonly output: OutputCapture
   /** The system's crash, once it crashed, with the errors it had logged by then. */
   crash?: { crash: Crash, loadErrors: string[] }
   /** Set once the interleaving ended before its phases did (a crash, or loadrace's own uncaught error): the phases wait forever. */
@@ -138,11 +143,12 @@ export function openInterleaving(scenario: Scenario, target: Target, schedule: S
   })
   const run: Interleaving = {
     scenario, target, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
-    baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit, crashWatch, stopped: false, endedEarly,
+    baseline: resourceBaseline(), statusChanges: 0, stackTraceLimit, crashWatch, output: new OutputCapture(host), stopped: false, endedEarly,
   }
   root.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
   crashWatch.install()
+  run.output.install()
   sandbox.install()
   return run
 }
@@ -199,13 +205,15 @@ export function finish(run: Interleaving, observation: Observation | undefined, 
   const { projection, json, hash } = crashed
     ? projectWithBytes({ observation: undefined, loadErrors: crashed.loadErrors, stuck: null, inactive: [], crash: crashed.crash })
     : projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
-  const result = {
+  const output = run.output.read()
+  const result: InterleavingResult = {
     schedule: [...run.pool.released()],
     enabledAt: [...run.pool.enabledAt()],
     projection,
     json,
     hash,
     contributions: run.contributions?.read() ?? { tools: [], sections: [] },
+    ...output === undefined ? {} : { output },
   }
   run.options.onPhase?.('projection')
   return result
@@ -217,7 +225,9 @@ export function closeInterleaving(run: Interleaving): void {
   // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
   // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
   run.sandbox.dispose()
-  disposeAll(run.root)
+  // In the system's scope: what its disposers print after the capture ends is dropped, never printed.
+  inSystem(run, () => disposeAll(run.root))
+  run.output.dispose()
   run.crashWatch.dispose()
   Error.stackTraceLimit = run.stackTraceLimit
   run.options.onPhase?.('teardown')

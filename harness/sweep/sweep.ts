@@ -14,6 +14,7 @@ import { type Exploration, type ExploreOptions } from '../explore/exploration.ts
 import { analyze } from '../judge/analyze.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { expectationProblems } from '../judge/expectation.ts'
+import { printedOutputs } from '../judge/system-output.ts'
 import { RunCache } from '../runners/run-cache.ts'
 import type { Runner } from '../runners/runner.ts'
 import type { Runners } from '../runners/by-host.ts'
@@ -91,9 +92,10 @@ export interface JudgeOptions {
  */
 export async function judge(original: Scenario, scenario: Scenario, exploration: Exploration, options: JudgeOptions, started = Date.now()): Promise<ScenarioReport> {
   const interrupted = options.interrupted === true
+  const cache = new RunCache(options.runner, scenario)
   const analysis = interrupted
     ? interruptedAnalysis(exploration)
-    : await analyze(scenario, exploration, new RunCache(options.runner, scenario), options.otherHosts)
+    : await analyze(scenario, exploration, cache, options.otherHosts)
   const problems = expectationProblems(scenario, exploration, analysis)
   if (interrupted) problems.unshift('interrupted before the exploration finished')
   const overridden = scenario.variant !== original.variant || scenario.target !== original.target
@@ -101,7 +103,8 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
     ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens, problems.length === 0)
     : { status: 'none' as const }
   const hosts = [...options.hosts ?? [scenario.runsOn ?? CURRENT_HOST.name]]
-  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, durationMs: Date.now() - started })
+  const printed = printedOutputs(scenario, exploration, analysis, cache)
+  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, printed, durationMs: Date.now() - started })
 }
 
 /** The hosts a scenario runs on (see `SweepOptions.hosts`). */
