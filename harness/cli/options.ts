@@ -53,8 +53,12 @@ export const OPTIONS = {
   },
   filter: { name: 'filter', short: 't', value: 'PATTERN', help: 'sweep only the scenarios whose name matches this regular expression' },
   bail: { name: 'bail', help: 'stop after the first scenario that fails (the report says complete: false)' },
+  showOutput: {
+    name: 'show-output',
+    help: 'print what the system under test printed (stdout, stderr, console) under every scenario, not only under a failed one; report.json always has it',
+  },
   reporter: { name: 'reporter', value: 'NAME', default: 'default', help: `what stdout gets: ${REPORTERS.join('|')} (json: report.json, and the scenario lines go to stderr)` },
-  json: { name: 'json', help: 'print one JSON object {token, hash, schedule, projection} instead' },
+  json: { name: 'json', help: 'print one JSON object {token, hash, schedule, projection, output} instead (output: what the system printed, when it printed anything)' },
   scenarios: { name: 'scenarios', value: 'PATH', default: 'scenarios/', repeatable: true, help: 'scenario file or folder to search for the scenario (repeatable)' },
 } as const satisfies Record<string, OptionSpec>
 

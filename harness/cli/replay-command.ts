@@ -11,6 +11,8 @@ import { OPTIONS, readHosts, readTimeout } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { checkReplayable } from './token-check.ts'
 import { EXIT, InputError, UsageError } from './usage-error.ts'
+import type { SystemOutput } from '../runtime/output-capture.ts'
+import { printedHeading, printedLines } from '../report/present.ts'
 
 /** One replayed token: what `--json` prints for it. */
 interface Replayed {
@@ -18,6 +20,8 @@ interface Replayed {
   hash: string
   schedule: string[]
   projection: Projection
+  /** What the system printed (never printed raw: on stderr, under a heading, or in the JSON); absent when nothing. */
+  output?: SystemOutput
 }
 
 /** A token read and checked against its scenario, ready to run. */
@@ -49,7 +53,7 @@ async function resolveToken(text: string, scenarios: readonly Scenario[], runner
 /** Runs the one interleaving a resolved token names, on its host (in this process for this very process's host). */
 async function replay({ text, token, scenario, host }: Resolved, runners: Runners): Promise<Replayed> {
   const record = await runners.of(host).runOne(onHost(withOverrides(scenario, token), host), token.schedule)
-  return { token: text, hash: record.hash, schedule: record.schedule, projection: parseProjection(record.json) }
+  return { token: text, hash: record.hash, schedule: record.schedule, projection: parseProjection(record.json), ...record.systemOutput === undefined ? {} : { output: record.systemOutput } }
 }
 
 function pretty(projection: Projection): string {
@@ -110,6 +114,10 @@ export const replayCommand: Command = {
     const [a, b] = replayed as [Replayed, Replayed | undefined]
     if (b === undefined) {
       cli.stdout.write(json ? `${JSON.stringify(a)}\n` : `${pretty(a.projection)}hash: ${a.hash}\n`)
+      if (!json && a.output !== undefined) {
+        const printed = { interleavings: [a.token], chunks: a.output.chunks, omitted: a.output.omitted }
+        cli.stderr.write([printedHeading(printed), ...printedLines(printed).map(line => `  ${line}`)].map(line => `${line}\n`).join(''))
+      }
     } else if (json) {
       const identical = a.hash === b.hash
       cli.stdout.write(`${JSON.stringify({ a, b, identical, diff: identical ? '' : unifiedDiff('A', 'B', pretty(a.projection), pretty(b.projection)) })}\n`)

@@ -34,7 +34,9 @@ export const sweepCommand: Command = {
         + 'fails; under CI, goldens in those folders that no scenario there has a name for are obsolete and fail the sweep.',
       'Output: colour on a terminal (NO_COLOR turns it off, FORCE_COLOR on); a progress line on a terminal, else a '
         + 'heartbeat line on stderr every LOADRACE_HEARTBEAT_MS milliseconds (default 10000; 0: none); with '
-        + 'GITHUB_ACTIONS=true an ::error annotation per failed scenario.',
+        + 'GITHUB_ACTIONS=true an ::error annotation per failed scenario. What the system under test prints is captured '
+        + 'per interleaving, never printed raw: a failed scenario shows it for the interleavings it names (--show-output: '
+        + 'every scenario), report.json has all of it.',
       'Everything is validated (options, every scenario file) before anything is written. On SIGINT/SIGTERM the sweep '
         + 'stops, writes the report with complete: false, and exits 130/143; a second signal exits at once.',
     ],
@@ -42,7 +44,7 @@ export const sweepCommand: Command = {
     options: [
       OPTIONS.filter, OPTIONS.bail, OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
       OPTIONS.variant, OPTIONS.target, OPTIONS.host, OPTIONS.hosts, OPTIONS.shard, OPTIONS.workers, OPTIONS.timeout, OPTIONS.keepWorkdirs, OPTIONS.report, OPTIONS.format,
-      OPTIONS.reporter, OPTIONS.updateGoldens, OPTIONS.goldens,
+      OPTIONS.reporter, OPTIONS.showOutput, OPTIONS.updateGoldens, OPTIONS.goldens,
     ],
     maxOperands: Infinity,
   },
@@ -56,6 +58,7 @@ export const sweepCommand: Command = {
     const hosts = readHosts(args)
     const reporter = readReporter(args)
     const bail = args.flags.has(OPTIONS.bail.name)
+    const showOutput = args.flags.has(OPTIONS.showOutput.name)
     // With --reporter json stdout carries report.json alone; the lines people read go to stderr.
     const human = reporter === 'json' ? cli.stderr : cli.stdout
     const style = styleFor(human, cli.env)
@@ -82,7 +85,7 @@ export const sweepCommand: Command = {
         onJudged: (entry) => {
           judged++
           clearProgress()
-          human.write(scenarioBlock(entry, width, style).map(line => `${line}\n`).join(''))
+          human.write(scenarioBlock(entry, width, style, { showOutput }).map(line => `${line}\n`).join(''))
           if (resultOf(entry) !== 'failed') return
           if (annotate) human.write(githubAnnotation(entry))
           // After the last scenario there is nothing left to skip: the sweep is complete.

@@ -22,7 +22,7 @@ import { moduleFilesOf } from './watched-files.ts'
 /** The sweep options `watch` passes on to each sweep. */
 const FORWARDED: readonly OptionSpec[] = [
   OPTIONS.strategy, OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength, OPTIONS.variant, OPTIONS.target,
-  OPTIONS.workers, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens,
+  OPTIONS.workers, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens, OPTIONS.showOutput,
 ]
 
 /** Changes closer together than this are swept together. */
@@ -77,7 +77,7 @@ class WatchSession {
     }
     const width = nameWidth(run.report.scenarios.map(entry => entry.name))
     for (const entry of run.report.scenarios) {
-      const lines = scenarioBlock(entry, width, this.style)
+      const lines = scenarioBlock(entry, width, this.style, { showOutput: this.sweepArgs.includes(`--${OPTIONS.showOutput.name}`) })
       const before = this.last.get(resolve(entry.file))
       if (before !== undefined) {
         lines.push(sameResult(before, entry)

@@ -1,4 +1,4 @@
-import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
+import type { Crash, Outcome, StuckInfo } from '../verdict/outcome.ts'
 import type { Projection } from '../projection/projection.ts'
 import type { LiveRecord, TargetName } from '../targets/types.ts'
 import { normalise } from './normalisations.ts'
@@ -23,10 +23,12 @@ export interface ComparedView {
   /** Load errors and agent/error messages, each in order. */
   errors: { load: string[], turn: string[] }
   stuck: StuckInfo | null
+  /** How the system crashed; null when it did not. */
+  crash: Crash | null
 }
 
 /** The parts of the compared view, in the order differences are listed. */
-export const COMPARED_PARTS = ['outcome', 'header', 'requests', 'eventTypes', 'live', 'errors', 'stuck'] as const satisfies readonly (keyof ComparedView)[]
+export const COMPARED_PARTS = ['outcome', 'header', 'requests', 'eventTypes', 'live', 'errors', 'stuck', 'crash'] as const satisfies readonly (keyof ComparedView)[]
 
 /** The compared view of a projection `target` produced, normalised (the projection is not modified). */
 export function comparedView(projection: Projection, target: TargetName): ComparedView {
@@ -38,6 +40,7 @@ export function comparedView(projection: Projection, target: TargetName): Compar
     live: projection.live,
     errors: projection.errors,
     stuck: projection.stuck,
+    crash: projection.crash ?? null,
   })
   normalise(view, target)
   return view

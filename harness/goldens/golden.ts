@@ -2,10 +2,15 @@ import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unifiedDiff } from '../oracle/diff.ts'
 import type { Projection } from '../projection/projection.ts'
+import type { Crash } from '../verdict/outcome.ts'
 import { goldensFolderOf } from './location.ts'
 
-/** How a scenario's canonical projection compared with its golden. */
-export type GoldenStatus = 'match' | 'mismatch' | 'written' | 'missing' | 'none'
+/**
+ * How a scenario's canonical projection compared with its golden. `withheld`:
+ * the golden was due to be written (missing, or `-u`), but the scenario did
+ * not meet its expectation, so nothing was written (`reason` says why).
+ */
+export type GoldenStatus = 'match' | 'mismatch' | 'written' | 'missing' | 'withheld' | 'none'
 
 /**
  * A golden pins the canonical projection of a deterministic scenario: the
@@ -20,6 +25,8 @@ export interface Golden {
   request: unknown
   events: string[]
   errors: { load: string[], turn: string[] }
+  /** How the system crashed, for a scenario that expects the crash; absent otherwise. */
+  crash?: Crash
 }
 
 export function goldenOf(scenario: string, projection: Projection): Golden {
@@ -30,6 +37,7 @@ export function goldenOf(scenario: string, projection: Projection): Golden {
     request: projection.requests[0] ?? null,
     events: projection.events.map(event => String((event as { type?: unknown }).type)),
     errors: projection.errors,
+    ...projection.crash === undefined ? {} : { crash: projection.crash },
   }
 }
 
@@ -47,6 +55,8 @@ export interface GoldenCheck {
   file?: string
   /** Unified diff (golden → actual) when it mismatched. */
   diff?: string
+  /** With `withheld`: why the golden was not written. */
+  reason?: string
 }
 
 export interface GoldenPolicy {
@@ -76,17 +86,27 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(temp, path)
 }
 
-/** Compares (or writes) the golden of the scenario in `file`. */
-export async function checkGolden(golden: Golden, file: string, policy: GoldenPolicy): Promise<GoldenCheck> {
+/**
+ * Compares (or writes) the golden of the scenario in `file`. `withhold` is
+ * why nothing may be written (the scenario did not meet its expectation):
+ * the pinned golden is still compared, but one that would have been written
+ * — missing, or different under `update` — is `withheld`, with that reason.
+ */
+export async function checkGolden(golden: Golden, file: string, policy: GoldenPolicy, withhold?: string): Promise<GoldenCheck> {
   const path = goldenPath(goldensFolderOf(file, policy.dir), golden.scenario)
   const actual = renderGolden(golden)
   const pinned = await readText(path)
   if (pinned === actual) return { status: 'match', file: path }
+  const diff = () => unifiedDiff(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned!, actual)
+  if (withhold !== undefined) {
+    if (pinned === undefined) return { status: 'withheld', file: path, reason: withhold }
+    return policy.update ? { status: 'withheld', file: path, reason: withhold, diff: diff() } : { status: 'mismatch', file: path, diff: diff() }
+  }
   if (policy.update || (pinned === undefined && !policy.ci)) {
     await mkdir(dirname(path), { recursive: true })
     await writeAtomically(path, actual)
     return { status: 'written', file: path }
   }
   if (pinned === undefined) return { status: 'missing', file: path }
-  return { status: 'mismatch', file: path, diff: unifiedDiff(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned, actual) }
+  return { status: 'mismatch', file: path, diff: diff() }
 }

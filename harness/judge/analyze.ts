@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario/types.ts'
-import { pluginOf, type Schedule, type Space } from '../space/space.ts'
+import { pluginOf } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
@@ -10,6 +10,7 @@ import type { Exploration, OutputGroup } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
 import { swapMatrix, swapPlugins } from './swaps.ts'
+import { inactivityOf, partlyInactive } from './inactivity.ts'
 import { compareHosts, type HostRun } from './host-comparison.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { Analysis, HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
@@ -81,9 +82,10 @@ async function unreproduced(scenario: Scenario, groups: readonly OutputGroup[], 
  * output's bytes (nondeterminism the reruns did not happen to show), there is
  * no order to blame: the replay that moved is returned instead.
  */
-export async function counterexample(scenario: Scenario, space: Space, baseOutput: OutputGroup, divergentOutput: OutputGroup, cache: RunCache): Promise<Divergence | { uncontrolled: UncontrolledReplay }> {
+export async function counterexample(scenario: Scenario, exploration: Exploration, baseOutput: OutputGroup, divergentOutput: OutputGroup, cache: RunCache): Promise<Divergence | { uncontrolled: UncontrolledReplay }> {
   const moved = await unreproduced(scenario, [baseOutput, divergentOutput], cache)
   if (moved !== undefined) return { uncontrolled: moved }
+  const { space } = exploration
   const base = baseOutput.first
   const result = await minimize(replayableSchedule(base), replayableSchedule(divergentOutput.first), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
@@ -92,10 +94,13 @@ export async function counterexample(scenario: Scenario, space: Space, baseOutpu
   const a = parseProjection(left.json)
   const b = parseProjection(right.json)
   const difference = firstDifference(a, b) ?? { part: 'events', kind: 'content' }
-  const movedItems = movedContributions(left.contributions, right.contributions)
+  // A crash cut one side short: nothing it would have contributed moved.
+  const cut = left.outcome === 'crashed' || right.outcome === 'crashed'
+  const movedItems = cut ? [] : movedContributions(left.contributions, right.contributions)
   const plugins = swapPlugins(space, result.blame, movedOwners(movedItems))
   const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
-  const sections = sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
+  const sections = cut ? undefined : sectionDiff(left.contributions, right.contributions, ['before the swap', 'after the swap'])
+  const partly = partlyInactive(inactivityOf(exploration))
   return {
     part: difference.part,
     kind: difference.kind,
@@ -105,6 +110,7 @@ export async function counterexample(scenario: Scenario, space: Space, baseOutpu
     firstDifference: located ? describeDifference(difference.part, located) : difference.part,
     moved: movedItems,
     ...sections === undefined ? {} : { sections },
+    ...partly.length === 0 ? {} : { partlyInactive: partly },
     swaps: { plugins, changed: await swapMatrix(space, replayableSchedule(base), result.blame, cache, plugins) },
   }
 }
@@ -131,6 +137,6 @@ export async function analyze(scenario: Scenario, exploration: Exploration, cach
   if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', hostDifference: hosts.difference }
   if (stuck) return { verdict: 'stuck', stuck: { schedule: replayableSchedule(stuck), stuck: stuck.stuck } }
   if (outputs.length === 1) return { verdict: 'deterministic' }
-  const found = await counterexample(scenario, exploration.space, outputs[0]!, outputs[1]!, cache)
+  const found = await counterexample(scenario, exploration, outputs[0]!, outputs[1]!, cache)
   return 'uncontrolled' in found ? { verdict: 'uncontrolled', uncontrolled: found.uncontrolled } : { verdict: 'divergent', divergence: found }
 }

@@ -2,12 +2,14 @@ import type { ExpectedTool, Scenario } from '../scenario/types.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
 import type { UncontrolledReplay } from '../verdict/verdict.ts'
+import { describeCrash } from '../verdict/outcome.ts'
 import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
 import { UNCONTROLLED_CAUSES } from './analyze.ts'
 import type { Exploration } from '../explore/exploration.ts'
-import { replayableSchedule } from '../runners/runner.ts'
+import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
+import { inactivityOf } from './inactivity.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])
@@ -38,9 +40,9 @@ export function headerProblem(expected: readonly ExpectedTool[], header: unknown
   return undefined
 }
 
-/** The error texts of an output, for `expect.error`: load errors and turn errors. */
+/** The error texts of an output, for `expect.error`: load errors, turn errors, and the crash. */
 function errorTexts(projection: Projection): string[] {
-  return [...projection.errors.load, ...projection.errors.turn]
+  return [...projection.errors.load, ...projection.errors.turn, ...projection.crash === undefined ? [] : [describeCrash(projection.crash)]]
 }
 
 /** The problem line of an uncontrolled verdict: the interleaving, both hashes, the part that moved, and the likely causes. */
@@ -52,26 +54,44 @@ export function uncontrolledProblem(replay: UncontrolledReplay): string {
 }
 
 /**
- * Entries of one output that are inactive without `expect.inactive` listing
- * them, and listed entries that became active after all (a stuck output
- * says nothing about either).
+ * What `expect.inactive` is checked against: an entry inactive in every
+ * interleaving that booted never became active, and fails the scenario
+ * unless listed; a listed entry must be inactive in every one of them. An
+ * entry inactive in some interleavings only is part of the divergence (its
+ * counts are reported there), not an unmet expectation.
  */
-function inactiveProblems(projection: Projection, expected: readonly string[], where: string): string[] {
-  if (projection.outcome === 'stuck') return []
-  const inactive = projection.inactive ?? []
-  // A disabled entry is the configuration's choice (a snapshot configuration disables the live model adapter), never a failure to activate, as in dsh's own boot.
-  const unexpected = inactive.filter(entry => !expected.includes(entry.id) && entry.reason !== 'disabled')
-  const active = expected.filter(id => !inactive.some(entry => entry.id === id))
-  return [
-    ...unexpected.map(entry => `entry ${describeInactive(entry)} never became active (${where}); list it under expect.inactive if that is intended`),
-    ...active.map(id => `expected entry ${id} to stay inactive, but it became active (${where})`),
-  ]
+function inactiveProblems(scenario: Scenario, exploration: Exploration): string[] {
+  const inactivity = inactivityOf(exploration)
+  const expected = scenario.expect.inactive
+  const token = (record: RunRecord) => tokenOf(scenario, replayableSchedule(record))
+  const where = (count: number, record: RunRecord) => `${count} of ${inactivity.counted} interleavings, first ${token(record)}`
+  const problems: string[] = []
+  for (const known of inactivity.entries.values()) {
+    // A disabled entry is the configuration's choice (a snapshot configuration disables the live model adapter), never a failure to activate, as in dsh's own boot.
+    if (known.inactive < inactivity.counted || expected.includes(known.entry.id) || known.entry.reason === 'disabled') continue
+    problems.push(`entry ${describeInactive(known.entry)} never became active (${where(known.inactive, known.firstInactive)}); list it under expect.inactive if that is intended`)
+  }
+  for (const id of expected) {
+    const known = inactivity.entries.get(id)
+    if (inactivity.first === undefined || (known !== undefined && known.inactive === inactivity.counted)) continue
+    if (known === undefined) {
+      problems.push(`expected entry ${id} to stay inactive, but it became active (${where(inactivity.counted, inactivity.first)})`)
+    } else {
+      problems.push(`expected entry ${id} to stay inactive in every interleaving, but it became active in ${inactivity.counted - known.inactive} of ${inactivity.counted} (first ${token(known.firstActive!)}); `
+        + 'an entry inactive in some interleavings only is part of the divergence: remove it from expect.inactive')
+    }
+  }
+  return problems
 }
 
-/** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
+/** The crash, load and turn errors of an output, said after a colon (`: crash: …; load error "…"; turn error "…"`); empty when there are none. */
 function errorsSaid(projection: Projection): string {
   const { errors } = projection
-  const said = [...errors.load.map(text => `load error ${JSON.stringify(text)}`), ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`)]
+  const said = [
+    ...projection.crash === undefined ? [] : [`crash: ${describeCrash(projection.crash)}`],
+    ...errors.load.map(text => `load error ${JSON.stringify(text)}`),
+    ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`),
+  ]
   return said.length === 0 ? '' : `: ${said.join('; ')}`
 }
 
@@ -125,7 +145,7 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(projection).some(text => text.includes(expect.error!))) {
       problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
-    problems.push(...inactiveProblems(projection, expect.inactive, where))
   }
+  problems.push(...inactiveProblems(scenario, exploration))
   return problems
 }

@@ -11,6 +11,7 @@ import type { Divergence } from '../verdict/divergence.ts'
 import type { HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
 import type { RanOn } from '../system/system.ts'
 import type { SnapshotFinding } from './snapshot.ts'
+import type { PrintedOutput } from './system-output.ts'
 
 /** One distinct output (projection) and the interleavings that produced it. */
 export interface ReportOutput {
@@ -54,7 +55,7 @@ export interface ScenarioReport {
   verdict: Verdict
   /** Whether the scenario met its expectation (and its golden); absent when it was skipped. */
   passed?: boolean
-  /** Outcome of the interleavings when they agree: completed | turn-error | load-error | stuck; `mixed` when they do not. */
+  /** Outcome of the interleavings when they agree: completed | turn-error | load-error | stuck | crashed; `mixed` when they do not. */
   outcome: string
   distinctOutputs: number
   outputs: ReportOutput[]
@@ -76,12 +77,20 @@ export interface ScenarioReport {
   problems: string[]
   /** The golden's path (as the sweep's working directory sees it), when one was compared or written. */
   goldenFile?: string
-  /** Unified diff against the golden, when it mismatched. */
+  /** Unified diff against the golden, when it mismatched (or, with `-u`, when it was withheld). */
   goldenDiff?: string
+  /** Set with golden `withheld`: why the golden was not written. */
+  goldenWithheld?: string
   /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */
   skipped?: string
   /** Set with verdict `error` when exploring or judging this scenario failed inside loadrace: the error's message. */
   error?: string
+  /**
+   * What the system printed (stdout, stderr, the console) in the interleavings
+   * this entry names, once per distinct text; absent when they printed
+   * nothing. Not part of the projection.
+   */
+  systemOutput?: PrintedOutput[]
   durationMs: number
 }
 
@@ -99,9 +108,11 @@ export interface ScenarioVerdictInput {
   exploration: Exploration
   analysis: Analysis
   problems: string[]
-  golden: { status: GoldenStatus, file?: string, diff?: string }
+  golden: { status: GoldenStatus, file?: string, diff?: string, reason?: string }
   /** What comparing the outputs with the scenario's dsh snapshot found, when it names one. */
   snapshot?: SnapshotFinding
+  /** What the named interleavings printed (see `system-output.ts`). */
+  printed?: PrintedOutput[]
   durationMs: number
 }
 
@@ -125,7 +136,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   const goldenFailed = input.golden.status === 'mismatch' || input.golden.status === 'missing'
   const problems = [...input.problems]
   if (input.golden.status === 'mismatch') problems.push('the canonical projection differs from its golden (accept the new bytes with --update-goldens, or -u)')
-  if (input.golden.status === 'missing') problems.push('no golden pinned for this scenario (run with --update-goldens to write it)')
+  if (input.golden.status === 'missing') problems.push(`no golden pinned for this scenario at ${input.golden.file} (run with --update-goldens to write it)`)
   const report: ScenarioReport = {
     name: scenario.name,
     file: scenario.file,
@@ -160,6 +171,8 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
   if (input.snapshot !== undefined) report.snapshot = input.snapshot
   if (input.golden.file !== undefined) report.goldenFile = input.golden.file
   if (input.golden.diff !== undefined) report.goldenDiff = input.golden.diff
+  if (input.golden.reason !== undefined) report.goldenWithheld = input.golden.reason
+  if (input.printed !== undefined && input.printed.length > 0) report.systemOutput = input.printed
   return report
 }
 

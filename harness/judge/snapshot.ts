@@ -114,7 +114,7 @@ export async function judgeSnapshot(scenario: Scenario, exploration: Exploration
   const pinnedSide = matching[0]!
   const otherSide = mismatching[0]!.group
   // The cache remembers runs, so a pair the analysis minimised already costs nothing again.
-  const pair = await counterexample(scenario, exploration.space, pinnedSide, otherSide, cache)
+  const pair = await counterexample(scenario, exploration, pinnedSide, otherSide, cache)
   // Nondeterminism that moved a replay leaves no order to blame: the analysis says uncontrolled.
   if ('uncontrolled' in pair) return finding
   const orders = new Map((pinnedSide.first.contributions?.sections ?? []).map(section => [section.name, section.order]))

@@ -15,7 +15,7 @@ export function partOf(projection: Projection, part: DivergencePart): unknown {
   switch (part) {
     case 'header': return projection.header
     case 'request': return projection.requests
-    case 'errors': return { outcome: projection.outcome, ...projection.errors, stuck: projection.stuck }
+    case 'errors': return { outcome: projection.outcome, ...projection.errors, stuck: projection.stuck, ...projection.crash === undefined ? {} : { crash: projection.crash } }
     case 'inactive': return projection.inactive
     case 'events': return { events: projection.events, live: projection.live }
   }
@@ -50,8 +50,14 @@ export interface Difference {
   kind: DivergenceKind
 }
 
-/** The first part (in `PARTS` order) where two projections differ, or undefined when they are identical. */
+/**
+ * The first part (in `PARTS` order) where two projections differ, or
+ * undefined when they are identical. A crash comes first: it cut short
+ * everything after it, so two projections whose crashes differ differ in
+ * their `errors`, where the crash is recorded.
+ */
 export function firstDifference(a: Projection, b: Projection): Difference | undefined {
+  if (JSON.stringify(a.crash) !== JSON.stringify(b.crash)) return { part: 'errors', kind: kindOf(partOf(a, 'errors'), partOf(b, 'errors')) }
   for (const part of PARTS) {
     const left = partOf(a, part)
     const right = partOf(b, part)

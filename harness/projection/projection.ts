@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { LiveRecord, Observation } from '../targets/types.ts'
-import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
+import type { Crash, Outcome, StuckInfo } from '../verdict/outcome.ts'
 
 /** A loader entry whose plugin never became active, and why. */
 export interface InactiveEntry {
@@ -34,8 +34,10 @@ export interface Projection {
     turn: string[]
   }
   stuck: StuckInfo | null
-  /** Loader entries not active after boot, by label (empty for a stuck interleaving). */
+  /** Loader entries not active after boot, by label (empty for a stuck or crashed interleaving). */
   inactive: InactiveEntry[]
+  /** How the system crashed, ending the interleaving (outcome `crashed`); absent otherwise. */
+  crash?: Crash
 }
 
 /** `value` with `key` dropped at the top level (other keys in their original order); not a deep copy. */
@@ -54,6 +56,8 @@ export interface ProjectionInput {
   stuck: StuckInfo | null
   /** Defaults to none. */
   inactive?: readonly InactiveEntry[]
+  /** The system's crash, when it crashed. */
+  crash?: Crash
 }
 
 /**
@@ -64,7 +68,9 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
   const { observation, loadErrors, stuck } = input
   const live = observation ? [...observation.live] : []
   const turnErrors = live.flatMap(record => record.event === 'agent/error' || record.event === 'client/error' ? [record.message] : [])
-  const outcome: Outcome = stuck
+  const outcome: Outcome = input.crash
+    ? 'crashed'
+    : stuck
     ? 'stuck'
     : loadErrors.length > 0 || !observation
       ? 'load-error'
@@ -78,6 +84,8 @@ function projectionView(input: ProjectionInput): Record<keyof Projection, unknow
     errors: { load: [...loadErrors], turn: turnErrors },
     stuck,
     inactive: [...input.inactive ?? []],
+    // Absent unless it crashed: the bytes of every other interleaving stay as they were.
+    crash: input.crash === undefined ? undefined : { ...input.crash },
   }
 }
 

@@ -1,5 +1,10 @@
 import { escapeHtml as h } from './escape.ts'
 import {
+  goldenWithheldSentence,
+  printedHeading,
+  printedLines,
+  printedOmission,
+  partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   MAX_OUTPUTS_LISTED,
   VERDICT_MEANING,
@@ -57,7 +62,7 @@ thead th { background: var(--panel); }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; padding: 0 .5em; border-radius: 1em; font-size: .8em; font-weight: 600; color: #fff; vertical-align: middle; text-transform: uppercase; letter-spacing: .03em; }
 .badge.passed { background: var(--ok); } .badge.failed { background: var(--bad); } .badge.skipped { background: var(--muted); } .badge.incomplete { background: var(--warn); }
-.golden.match { color: var(--ok); } .golden.mismatch { color: var(--bad); font-weight: 600; } .golden.missing { color: var(--warn); }
+.golden.match { color: var(--ok); } .golden.mismatch { color: var(--bad); font-weight: 600; } .golden.missing, .golden.withheld { color: var(--warn); }
 section.scenario { border-top: 1px solid var(--line); margin-top: 2rem; }
 pre.diff span { display: block; } .add { background: var(--add); } .del { background: var(--del); } .hunk { background: var(--hunk); color: var(--muted); } .file { font-weight: 600; }
 table.swap-matrix th, table.swap-matrix td { text-align: center; min-width: 1.8rem; padding: .2rem .35rem; }
@@ -251,6 +256,8 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
       `${h(blameSentence(divergence))} (part ${code(divergence.part)}, kind ${code(divergence.kind)})`))
     const moved = movedSentence(divergence)
     if (moved !== undefined) parts.push(tag('p', {}, h(moved)))
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) parts.push(tag('p', {}, h(partly)))
   }
   parts.push(replayList(scenario))
   if (divergence !== null) {
@@ -264,6 +271,12 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
   }
   parts.push(outputsTable(scenario))
   if (scenario.goldenDiff !== undefined) parts.push('<h3>Golden diff (golden → this run)</h3>', diffPre(scenario.goldenDiff))
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) parts.push(tag('p', {}, h(withheld)))
+  for (const printed of scenario.systemOutput ?? []) {
+    const omission = printedOmission(printed)
+    parts.push(`<h3>${h(printedHeading(printed))}</h3>`, tag('pre', { class: 'printed' }, h(printedLines(printed).join('\n'))), omission === undefined ? '' : tag('p', {}, h(omission)))
+  }
   const attributes = { class: `scenario ${result}`, id: anchorOf(index), 'data-scenario': scenario.name }
   return tag('section', attributes, `\n${parts.filter((part) => part !== '').join('\n')}\n`)
 }

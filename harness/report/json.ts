@@ -53,6 +53,7 @@ function canonicalDivergence(divergence: Divergence): Divergence {
     firstDifference: divergence.firstDifference,
     moved: divergence.moved.map(({ kind, name, owner, plugin }) => ({ kind, name, owner, ...plugin === undefined ? {} : { plugin } })),
     ...divergence.sections === undefined ? {} : { sections: divergence.sections },
+    ...divergence.partlyInactive === undefined ? {} : { partlyInactive: divergence.partlyInactive.map(({ id, inactive, of }) => ({ id, inactive, of })) },
     swaps: {
       plugins: [...divergence.swaps.plugins],
       changed: divergence.swaps.changed.map(([a, b]): [string, string] => [a, b]),
@@ -106,8 +107,16 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     problems: [...scenario.problems],
     ...(scenario.goldenFile === undefined ? {} : { goldenFile: scenario.goldenFile }),
     ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
+    ...(scenario.goldenWithheld === undefined ? {} : { goldenWithheld: scenario.goldenWithheld }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
     ...(scenario.error === undefined ? {} : { error: scenario.error }),
+    ...(scenario.systemOutput === undefined ? {} : {
+      systemOutput: scenario.systemOutput.map(printed => ({
+        interleavings: [...printed.interleavings],
+        chunks: printed.chunks.map(({ stream, entry, text }) => ({ stream, entry, text })),
+        omitted: printed.omitted,
+      })),
+    }),
     durationMs,
   }
 }

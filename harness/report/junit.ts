@@ -1,5 +1,10 @@
 import { escapeXmlAttribute as attr, escapeXmlText as xmlText } from './escape.ts'
 import {
+  goldenWithheldSentence,
+  printedHeading,
+  printedLines,
+  printedOmission,
+  partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   VERDICT_MEANING,
   blameSentence,
@@ -61,6 +66,8 @@ function failureBody(scenario: ScenarioReport): string {
   if (divergence !== null) {
     lines.push('', `Blame: ${divergence.blame[0]} <-> ${divergence.blame[1]}. ${blameSentence(divergence)}`)
     lines.push(`Part: ${divergence.part}; kind: ${divergence.kind}.`)
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) lines.push(partly)
   }
   const targets = replayTargets(scenario)
   if (targets.length > 0) {
@@ -82,6 +89,8 @@ function failureBody(scenario: ScenarioReport): string {
   if (scenario.goldenDiff !== undefined) {
     lines.push('', 'Golden diff (golden -> this run):', scenario.goldenDiff.replace(/\n$/, ''))
   }
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) lines.push('', withheld)
   return `${lines.join('\n')}\n`
 }
 
@@ -110,6 +119,8 @@ function testcase(scenario: ScenarioReport): string[] {
     const message = scenario.problems.length > 0 ? scenario.problems.join('; ') : `verdict ${scenario.verdict}`
     lines.push(`      ${element('failure', { message, type: scenario.verdict })}>${xmlText(failureBody(scenario))}</failure>`)
   }
+  const printed = (scenario.systemOutput ?? []).flatMap(output => [printedHeading(output), ...printedLines(output), ...[printedOmission(output) ?? []].flat()])
+  if (printed.length > 0) lines.push(`      <system-out>${xmlText(`${printed.join('\n')}\n`)}</system-out>`)
   lines.push('    </testcase>')
   return lines
 }

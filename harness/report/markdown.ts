@@ -1,6 +1,11 @@
 import { escapeMarkdown as text, markdownCode, markdownFence } from './escape.ts'
 import {
   GOLDEN_MARK,
+  goldenWithheldSentence,
+  printedHeading,
+  printedLines,
+  printedOmission,
+  partlyInactiveSentence,
   INCOMPLETE_NOTICE,
   MAX_OUTPUTS_LISTED,
   STATUS_MARK,
@@ -101,6 +106,18 @@ function diffBlock(title: string, diff: string): string[] {
   return lines
 }
 
+/** What the system printed in the interleavings the scenario names, each cut as a diff is (report.json has all of it). */
+function printedBlocks(scenario: ScenarioReport): string[] {
+  return (scenario.systemOutput ?? []).flatMap((printed) => {
+    const { text: kept, omitted } = firstLines(`${printedLines(printed).join('\n')}\n`, MAX_DIFF_LINES)
+    const lines = ['', `**${text(printedHeading(printed))}**`, '', markdownFence(kept, 'text')]
+    if (omitted > 0) lines.push('', `_${omitted} more lines omitted; all of it is in report.json._`)
+    const omission = printedOmission(printed)
+    if (omission !== undefined) lines.push('', `_${text(omission)}_`)
+    return lines
+  })
+}
+
 function replayBlock(scenario: ScenarioReport): string[] {
   const targets = replayTargets(scenario)
   if (targets.length === 0) return []
@@ -154,6 +171,8 @@ function failureSection(scenario: ScenarioReport): string[] {
     )
     const moved = movedSentence(divergence)
     if (moved !== undefined) lines.push('', text(moved))
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) lines.push('', text(partly))
   }
   lines.push(...replayBlock(scenario))
   if (divergence !== null) {
@@ -169,6 +188,9 @@ function failureSection(scenario: ScenarioReport): string[] {
   if (scenario.goldenDiff !== undefined) {
     lines.push(...diffBlock('**Golden diff** (golden → this run)', scenario.goldenDiff))
   }
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) lines.push('', text(withheld))
+  lines.push(...printedBlocks(scenario))
   return lines
 }
 

@@ -5,6 +5,7 @@ import type { Report } from './types.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Verdict } from '../verdict/verdict.ts'
 import { contributor } from '../oracle/moved.ts'
+import type { PrintedOutput } from '../judge/system-output.ts'
 
 /**
  * What every human-facing format says the same way: the wording of results,
@@ -122,7 +123,14 @@ export const GOLDEN_MARK: Readonly<Record<GoldenStatus, string>> = {
   mismatch: '❌',
   written: '📝',
   missing: '⚠️',
+  withheld: '⏸️',
   none: '',
+}
+
+/** `did not write golden goldens/x.json: why`, for a scenario whose golden was withheld; undefined otherwise. */
+export function goldenWithheldSentence(scenario: ScenarioReport): string | undefined {
+  if (scenario.golden !== 'withheld' || scenario.goldenFile === undefined) return undefined
+  return `did not write golden ${scenario.goldenFile}: ${scenario.goldenWithheld ?? 'the scenario did not meet its expectation'}`
 }
 
 /** Where a scenario's row comes from: `target · variant`. */
@@ -188,6 +196,37 @@ export function blameSentence(divergence: Divergence): string {
 export function movedSentence(divergence: Divergence): string | undefined {
   if (divergence.moved.length === 0) return undefined
   return `Moved: ${divergence.moved.map(item => `${item.kind} ${item.name} (${contributor(item)})`).join(', ')}.`
+}
+
+/** `Inactive in some interleavings only: p-a (12 of 24), p-b (12 of 24).`; undefined when every entry is active in all or none of them. */
+export function partlyInactiveSentence(divergence: Divergence): string | undefined {
+  const partly = divergence.partlyInactive ?? []
+  if (partly.length === 0) return undefined
+  return `Inactive in some interleavings only: ${partly.map(entry => `${entry.id} (${entry.inactive} of ${entry.of})`).join(', ')}.`
+}
+
+/** The lines of what the system printed, each prefixed with whose code printed it on which stream: `talk/stderr | warning`. */
+export function printedLines(printed: PrintedOutput): string[] {
+  return printed.chunks.flatMap((chunk) => {
+    const lines = chunk.text.split('\n')
+    if (lines.at(-1) === '') lines.pop()
+    return lines.map(line => `${chunk.entry ?? '(base)'}/${chunk.stream} | ${line}`)
+  })
+}
+
+/** At most this many interleavings are named in the heading of one printed output. */
+const MAX_PRINTERS_NAMED = 3
+
+/** `output of the system in a@…, b@… and 2 more interleavings:` — the heading of one printed output. */
+export function printedHeading(printed: PrintedOutput): string {
+  const named = printed.interleavings.slice(0, MAX_PRINTERS_NAMED)
+  const more = printed.interleavings.length - named.length
+  return `output of the system in ${named.join(', ')}${more > 0 ? ` and ${more} more interleaving${more === 1 ? '' : 's'}` : ''}:`
+}
+
+/** `(N more characters were printed and not kept)`, when an interleaving printed more than it keeps. */
+export function printedOmission(printed: PrintedOutput): string | undefined {
+  return printed.omitted > 0 ? `(${printed.omitted} more characters were printed and not kept)` : undefined
 }
 
 /** The facts of one scenario run, each a short phrase, for a section's byline. */

@@ -1,4 +1,4 @@
-import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, goldenWithheldSentence, movedSentence, partlyInactiveSentence, printedHeading, printedLines, printedOmission, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { SnapshotFinding } from '../judge/snapshot.ts'
@@ -67,6 +67,8 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
     lines.push(`${INDENT}blame: ${style.bold(`${divergence.blame[0]} ↔ ${divergence.blame[1]}`)} (${divergence.part}, ${divergence.kind})`)
     const moved = movedSentence(divergence)
     if (moved !== undefined) lines.push(`${INDENT}${moved}`)
+    const partly = partlyInactiveSentence(divergence)
+    if (partly !== undefined) lines.push(`${INDENT}${partly}`)
     lines.push(...indented(`first difference: ${divergence.firstDifference}`, style))
     if (divergence.sections !== undefined) lines.push(`${INDENT}system prompt sections (before → after the swap):`, ...indented(divergence.sections, style, `${INDENT}  `))
   }
@@ -75,7 +77,8 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
   }
   if (divergence !== null) lines.push(...trimmedDiff(`diff of the ${divergence.part} (before → after the swap):`, divergence.diff, style))
   if (scenario.goldenDiff !== undefined) {
-    lines.push(...trimmedDiff('diff against the golden (golden → this sweep); accept it with --update-goldens (-u):', scenario.goldenDiff, style))
+    const accept = scenario.golden === 'withheld' ? '' : '; accept it with --update-goldens (-u)'
+    lines.push(...trimmedDiff(`diff against the golden (golden → this sweep)${accept}:`, scenario.goldenDiff, style))
   }
   if (scenario.snapshot !== undefined) lines.push(...snapshotDetails(scenario, scenario.snapshot, style))
   return lines
@@ -112,11 +115,36 @@ export function snapshotLine(finding: SnapshotFinding): string {
   return `snapshot ${finding.folder} ${said[finding.status]}${finding.status === finding.expected && finding.status !== 'holds' ? ' (as expected)' : ''}`
 }
 
-/** The line of a scenario and what follows it: the failure details, and a golden written. */
-export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN): string[] {
+/**
+ * What the system printed in the interleavings the entry names, once per
+ * distinct text, each cut as a diff is (the report has all of it).
+ */
+export function printedDetails(scenario: ScenarioReport, style: Style = PLAIN): string[] {
+  return (scenario.systemOutput ?? []).flatMap((printed) => {
+    const omission = printedOmission(printed)
+    return [`${INDENT}${printedHeading(printed)}`, ...indented(printedLines(printed).join('\n'), style, `${INDENT}  `), ...omission === undefined ? [] : [`${INDENT}  ${style.dim(omission)}`]]
+  })
+}
+
+/** How a scenario's block is shown. */
+export interface BlockOptions {
+  /** Show what the system printed under every scenario, not only under a failed one (`--show-output`). */
+  showOutput?: boolean
+}
+
+/**
+ * The line of a scenario and what follows it: the failure details and what
+ * the system printed (for a failure, or with `showOutput`), and a golden
+ * written.
+ */
+export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN, options: BlockOptions = {}): string[] {
   const lines = [scenarioLine(scenario, nameWidth, style)]
-  if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario, style))
+  const failed = resultOf(scenario) === 'failed'
+  if (failed) lines.push(...failureDetails(scenario, style))
+  if (failed || options.showOutput === true) lines.push(...printedDetails(scenario, style))
   if (scenario.golden === 'written' && scenario.goldenFile !== undefined) lines.push(`${INDENT}${style.dim(`wrote golden ${scenario.goldenFile}`)}`)
   if (scenario.snapshot !== undefined && resultOf(scenario) !== 'failed') lines.push(`${INDENT}${style.dim(snapshotLine(scenario.snapshot))}`)
+  const withheld = goldenWithheldSentence(scenario)
+  if (withheld !== undefined) lines.push(`${INDENT}${style.dim(withheld)}`)
   return lines
 }

@@ -1,6 +1,6 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
-import type { RunRecord, Runner } from './runner.ts'
+import { replayableSchedule, type RunRecord, type Runner } from './runner.ts'
 
 /**
  * Single runs of one scenario, memoised by schedule: minimisation, the swap
@@ -8,16 +8,23 @@ import type { RunRecord, Runner } from './runner.ts'
  */
 export class RunCache {
   private readonly runs = new Map<string, Promise<RunRecord & { json: string }>>()
+  /** Every run that finished, by the schedule its replay token names. */
+  private readonly finished = new Map<string, RunRecord & { json: string }>()
   count = 0
 
   constructor(private readonly runner: Runner, private readonly scenario: Scenario) {}
+
+  private started(run: Promise<RunRecord & { json: string }>): Promise<RunRecord & { json: string }> {
+    run.then(record => { this.finished.set(replayableSchedule(record).join(','), record) }, () => {})
+    return run
+  }
 
   run(schedule: Schedule): Promise<RunRecord & { json: string }> {
     const key = schedule.join(',')
     let run = this.runs.get(key)
     if (!run) {
       this.count++
-      run = this.runner.runOne(this.scenario, schedule)
+      run = this.started(this.runner.runOne(this.scenario, schedule))
       this.runs.set(key, run)
     }
     return run
@@ -26,10 +33,15 @@ export class RunCache {
   /** Runs `schedule` afresh, bypassing the memo (to check that a schedule replays to the same bytes). */
   rerun(schedule: Schedule): Promise<RunRecord & { json: string }> {
     this.count++
-    return this.runner.runOne(this.scenario, schedule)
+    return this.started(this.runner.runOne(this.scenario, schedule))
   }
 
   async hash(schedule: Schedule): Promise<string> {
     return (await this.run(schedule)).hash
+  }
+
+  /** The last finished run whose replayable schedule is `schedule`, if any. */
+  recorded(schedule: Schedule): RunRecord | undefined {
+    return this.finished.get(schedule.join(','))
   }
 }

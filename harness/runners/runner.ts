@@ -6,6 +6,7 @@ import { loadTarget } from '../targets/index.ts'
 import { runInterleaving } from '../runtime/interleaving.ts'
 import type { Contributions } from '../runtime/contributions.ts'
 import type { RanOn } from '../system/system.ts'
+import type { SystemOutput } from '../runtime/output-capture.ts'
 
 /** One explored interleaving, as the sweep keeps it. */
 export interface RunRecord {
@@ -27,6 +28,8 @@ export interface RunRecord {
   contributions?: Contributions
   /** The Node the run ran on, the APIs the target had to supply to it, and the system's packages. */
   runtime?: RanOn
+  /** What the system printed in this interleaving (not part of its bytes); absent when it printed nothing. */
+  systemOutput?: SystemOutput
 }
 
 /** Runs interleavings of one scenario; in this process or spread over worker processes. */
@@ -73,6 +76,7 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     json: result.json,
     contributions: result.contributions,
     runtime: { node: process.version, shims: [...target.shims?.() ?? []], system: target.describe(system) },
+    ...result.output === undefined ? {} : { systemOutput: result.output },
   }
 }
 

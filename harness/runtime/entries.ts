@@ -10,6 +10,7 @@ import { toolPlugin, type PluginHost } from '../plugins/tool-plugin.ts'
 import { listenerPlugin } from '../plugins/listener-plugin.ts'
 import { importFailure, misbehave } from '../plugins/faults.ts'
 import { includeFileOf } from './include-file.ts'
+import { observedNamespace } from './dropped-applies.ts'
 
 /** The module specifier an entry names: the module path for real modules, a `loadrace:` name for synthetic plugins. */
 function specifierOf(spec: PluginSpec): string {
@@ -37,15 +38,15 @@ function faultOf(spec: PluginSpec) {
 /**
  * How the import of one entry settles once the scheduler releases it. A real
  * module hands the loader its namespace (the loader's `unwrapExports` picks
- * the plugin), or rethrows its load error as a fresh error with the same
- * text; the include plugin named by package hands over the scheduled
+ * the plugin; a plain-function `apply` is observed, see `dropped-applies.ts`),
+ * or rethrows its load error as a fresh error with the same text; the include plugin named by package hands over the scheduled
  * Include, so the tree it mounts is scheduled too.
  */
 export function settlementOf(spec: PluginSpec, host: PluginHost, classes: ScheduledClasses): Settlement<unknown> {
   if (spec.kind === 'module') {
     const outcome = spec.outcome
     if (outcome.kind === 'failed') return { kind: 'value', produce: () => { throw new Error(outcome.error) } }
-    const namespace = spec.include ? { default: classes.Include } : outcome.namespace
+    const namespace = spec.include ? { default: classes.Include } : observedNamespace(outcome.namespace)
     return { kind: 'value', produce: () => namespace }
   }
   const fault = faultOf(spec)

@@ -71,7 +71,7 @@ export async function setUp(run: Interleaving): Promise<void> {
 /**
  * Boot: the scenario's entries handed to the loader, their imports released
  * in schedule order (each followed by quiescence), and the loader's boot
- * awaited. Ends the run when it is stuck, or when the loop cannot serve turns.
+ * awaited, with the promises of plain-function `apply`s cordis drops. Ends the run when it is stuck, or when the loop cannot serve turns.
  */
 export async function boot(run: Interleaving): Promise<InterleavingResult | undefined> {
   const loader = run.loader!
@@ -85,12 +85,17 @@ export async function boot(run: Interleaving): Promise<InterleavingResult | unde
   const imports = await settleOrStuck(run.pool.whenRequested(mount.initial), wait)
   if (imports.kind === 'stuck') return finish(run, undefined, stuckInfo(run, imports.reason, 'boot'))
   const booted = inSystem(run, () => loader.await())
+  // Booting until the loader's boot and every apply promise cordis drops have settled (see dropped-applies.ts).
+  const startedUp = booted.then(() => run.dropped.settled(), () => run.dropped.settled())
   let booting = true
-  booted.then(() => { booting = false }, () => { booting = false })
+  void startedUp.then(() => { booting = false })
   await (run.options.drive ?? driveSchedule)(run.pool, run.schedule, () => settle(run), () => booting)
   const settled = await settleOrStuck(booted, wait)
   if (settled.kind === 'stuck') return finish(run, undefined, stuckInfo(run, settled.reason, 'boot'))
   if (settled.kind === 'rejected') recordLoadError(run, settled.error)
+  // A plain-function apply's promise, which cordis drops, is start-up work all the same (see dropped-applies.ts).
+  const applies = await settleOrStuck(run.dropped.settled(), wait)
+  if (applies.kind === 'stuck') return finish(run, undefined, stuckInfo(run, applies.reason, 'boot'))
 
   const problem = mounted.bootProblem()
   if (problem !== undefined) {

@@ -5,14 +5,17 @@ import type { Schedule } from '../space/space.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
 import type { Mounted, Observation, Target } from '../targets/types.ts'
 import { projectWithBytes, type Projection } from '../projection/projection.ts'
-import type { StuckInfo } from '../verdict/outcome.ts'
+import type { Crash, StuckInfo } from '../verdict/outcome.ts'
 import type { ScheduleDriver } from './drive.ts'
 import { OperationPool } from './operations.ts'
 import { quiesce } from './quiescence.ts'
 import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import type { WaitControl } from './settle.ts'
-import { runInSut } from './sut-context.ts'
+import { runInSut, type SutHost } from './sut-context.ts'
+import { DroppedApplies } from './dropped-applies.ts'
+import { CrashWatch } from './crashes.ts'
+import { OutputCapture, type SystemOutput } from './output-capture.ts'
 import { disposeAll } from './teardown.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
@@ -48,6 +51,8 @@ export interface InterleavingResult {
   hash: string
   /** Who contributed each tool and prompt section of the last assembly (not part of the compared bytes). */
   contributions: Contributions
+  /** What the system printed (not part of the compared bytes); absent when it printed nothing. */
+  output?: SystemOutput
 }
 
 /**
@@ -68,6 +73,10 @@ export interface Interleaving {
   readonly deadline: number
   readonly root: Context
   readonly pool: OperationPool
+  /** What the system's code, in the interleaving's scope, reports to: the pool (timers, immediates) and the dropped `apply` promises. */
+  readonly host: SutHost
+  /** Promises returned by plain-function `apply`s, which cordis does not await but the boot does. */
+  readonly dropped: DroppedApplies
   readonly sandbox: Sandbox
   /** Errors the system logged, in logging order. */
   readonly loadErrors: string[]
@@ -86,6 +95,19 @@ export interface Interleaving {
   readonly isolation: Isolation
   /** How the interleaving ended, once projected: whether its folder is kept on request. */
   outcome?: Outcome
+  /** Takes over the thread's crash channels while the interleaving runs (see `crashes.ts`). */
+  readonly crashWatch: CrashWatch
+  /** Keeps what the system prints, instead of printing it (see `output-capture.ts`). */
+  readonly output: OutputCapture
+  /** The system's crash, once it crashed, with the errors it had logged by then. */
+  crash?: { crash: Crash, loadErrors: string[] }
+  /** Set once the interleaving ended before its phases did (a crash, or loadrace's own uncaught error): the phases wait forever. */
+  stopped: boolean
+  /**
+   * Settles when the interleaving ends before its phases do: fulfilled when
+   * the system crashed, rejected with loadrace's own uncaught error.
+   */
+  readonly endedEarly: Promise<void>
 }
 
 const plainExporter = { colors: false as const, export() {} }
@@ -112,26 +134,59 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
       if (message.type === 'error') loadErrors.push(logText(message, system))
     },
   })
+  const dropped = new DroppedApplies()
+  const host: SutHost = {
+    timerCreated: (timer, chain) => pool.timerCreated(timer, chain),
+    immediateQueued: () => pool.immediateQueued(),
+    applyReturned: (promise, chain) => dropped.add(promise, chain),
+  }
+  let endEarly!: { crashed(): void, failed(error: unknown): void }
+  const endedEarly = new Promise<void>((resolve, reject) => { endEarly = { crashed: resolve, failed: reject } })
+  // Nothing waits for it until the phases are raced against it.
+  endedEarly.catch(() => {})
+  const crashWatch = new CrashWatch(host, {
+    crashed: (crash) => {
+      run.crash = { crash, loadErrors: [...loadErrors] }
+      run.stopped = true
+      endEarly.crashed()
+    },
+    failed: (error) => {
+      run.stopped = true
+      endEarly.failed(error)
+    },
+  })
   const baseline = resourceBaseline()
   const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
-  const run: Interleaving = { scenario, target, system, classes, schedule, options, deadline, root, pool, sandbox, loadErrors, baseline, statusChanges: 0, stackTraceLimit, isolation }
+  const run: Interleaving = {
+    scenario, target, system, classes, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
+    baseline, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, endedEarly,
+  }
   root.on('internal/status', () => { run.statusChanges++ })
+  // Before the sandbox: its snapshot of process listeners then holds the watch's own.
+  crashWatch.install()
+  run.output.install()
   sandbox.install()
   return run
 }
 
 /** Calls into the system under test, in its scope: what it sets up is held and attributed to the base composition. */
 export function inSystem<T>(run: Interleaving, fn: () => T): T {
-  return runInSut(run.pool, ROOT_CHAIN, fn)
+  return runInSut(run.host, ROOT_CHAIN, fn)
 }
 
-/** Settles the system to quiescence; false when the deadline passed first. */
+/** What the phases of an interleaving that stopped early wait on: nothing settles it, so they never go on. */
+function never<T>(): Promise<T> {
+  return new Promise<T>(() => {})
+}
+
+/** Settles the system to quiescence; false when the deadline passed first. Once the interleaving stopped early, never settles. */
 export function settle(run: Interleaving): Promise<boolean> {
+  if (run.stopped) return never()
   return quiesce({
     progress: () => run.pool.version + run.statusChanges,
     immediates: () => run.pool.immediates,
     busy: () => run.pool.isFiring() || ioInFlight(run.baseline),
-  }, run.deadline)
+  }, run.deadline).then(quiet => run.stopped ? never() : quiet)
 }
 
 /** What `settleOrStuck` needs to wait on this interleaving. */
@@ -155,21 +210,27 @@ export function stuckInfo(run: Interleaving, reason: StuckInfo['reason'], phase:
       ...pool.pending(),
       ...schedule.filter(op => !pool.released().includes(op) && !pool.isPending(op)),
       ...unsettledEntries(run.loader),
+      ...run.dropped.unsettled(),
     ])],
   }
 }
 
-/** The interleaving's result: what it released, its projection and bytes, and who contributed what. */
+/** The interleaving's result: what it released, its projection and bytes, and who contributed what. A crashed interleaving's projection is its crash and the errors logged before it. */
 export function finish(run: Interleaving, observation: Observation | undefined, stuck: StuckInfo | null): InterleavingResult {
-  const { projection, json, hash } = projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
+  const crashed = run.crash
+  const { projection, json, hash } = crashed
+    ? projectWithBytes({ observation: undefined, loadErrors: crashed.loadErrors, stuck: null, inactive: [], crash: crashed.crash })
+    : projectWithBytes({ observation, loadErrors: run.loadErrors, stuck, inactive: stuck ? [] : inactiveEntries(run.root) })
   run.outcome = projection.outcome
-  const result = {
+  const output = run.output.read()
+  const result: InterleavingResult = {
     schedule: [...run.pool.released()],
     enabledAt: [...run.pool.enabledAt()],
     projection,
     json,
     hash,
     contributions: run.contributions?.read() ?? { tools: [], sections: [] },
+    ...output === undefined ? {} : { output },
   }
   run.options.onPhase?.('projection')
   return result
@@ -181,7 +242,10 @@ export function closeInterleaving(run: Interleaving): void {
   // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
   // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
   run.sandbox.dispose()
-  disposeAll(run.root)
+  // In the system's scope: what its disposers print after the capture ends is dropped, never printed.
+  inSystem(run, () => disposeAll(run.root))
+  run.output.dispose()
+  run.crashWatch.dispose()
   Error.stackTraceLimit = run.stackTraceLimit
   const kept = run.isolation.end(run.options.keepWorkdir === true && run.outcome !== run.scenario.expect.outcome)
   if (kept !== undefined) process.stderr.write(`loadrace: kept the working folder of an interleaving of ${run.scenario.name} (outcome ${run.outcome ?? 'none'}, released ${run.pool.released().join(',') || 'nothing'}): ${kept}\n`)

@@ -23,6 +23,8 @@ export interface SutHost {
   timerCreated(timer: object, chain: string): void
   /** An immediate was queued by the system's code. */
   immediateQueued(): void
+  /** A plugin cordis constructs with `new` returned a promise cordis will not await (see `dropped-applies.ts`). */
+  applyReturned?(promise: PromiseLike<unknown>, chain: string): void
 }
 
 /** The scope of one piece of the system's work. */

@@ -74,9 +74,9 @@ export function parseFailureIn(output: string): ParseFailure | undefined {
   return undefined
 }
 
-/** Imports `path` in a child Node process with tsx's loader and returns what it printed on stderr. */
+/** Imports `path` in a child Node process with tsx's hooks (both, as `typescript-loader.js` registers them) and returns what it printed on stderr. */
 function importInChild(path: string): Promise<string> {
-  const tsx = resolvePackageFrom('tsx/esm', fileURLToPath(import.meta.url))
+  const tsx = resolvePackageFrom('tsx', fileURLToPath(import.meta.url))
   const loader = tsx === undefined ? [] : ['--import', pathToFileURL(tsx).href]
   const args = [...loader, '--input-type=module', '-e', 'await import(process.argv[1])', pathToFileURL(path).href]
   return new Promise((resolve) => {

@@ -15,6 +15,7 @@ import { analyze } from '../judge/analyze.ts'
 import { judgeSnapshot, snapshotProblem } from '../judge/snapshot.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { expectationProblems } from '../judge/expectation.ts'
+import { printedOutputs } from '../judge/system-output.ts'
 import { RunCache } from '../runners/run-cache.ts'
 import type { Runner } from '../runners/runner.ts'
 import type { Runners } from '../runners/by-host.ts'
@@ -52,12 +53,20 @@ export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
   onProgress?: (scenario: Scenario, explored: number, planned: number) => void
 }
 
-async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined): Promise<GoldenCheck> {
+/** Said when a golden is not written because the scenario failed its expectation. */
+export const GOLDEN_WITHHELD = 'the scenario did not meet its expectation; fix it (or its expect: block), then sweep again to write the golden'
+
+/**
+ * Compares the scenario's golden, or writes it: only when the scenario met
+ * its expectation (`met`), so that a golden never pins the bytes of a failing
+ * configuration.
+ */
+async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined, met: boolean): Promise<GoldenCheck> {
   if (!policy || scenario.target !== 'reference') return { status: 'none' }
   // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
   const compareOnly = overridden || policy.compareOnly === true
-  const check = await checkGolden(goldenOf(scenario.name, projection), scenario.file, compareOnly ? { ...policy, update: false, ci: true } : policy)
-  return compareOnly && check.status === 'missing' ? { status: 'none' } : check
+  const check = await checkGolden(goldenOf(scenario.name, projection), scenario.file, compareOnly ? { ...policy, update: false, ci: true } : policy, met ? undefined : GOLDEN_WITHHELD)
+  return compareOnly && (check.status === 'missing' || check.status === 'withheld') ? { status: 'none' } : check
 }
 
 /** An interrupted exploration, judged without replays or minimisation. */
@@ -95,10 +104,11 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
   if (interrupted) problems.unshift('interrupted before the exploration finished')
   const overridden = scenario.variant !== original.variant || scenario.target !== original.target
   const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
-    ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens)
+    ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens, problems.length === 0)
     : { status: 'none' as const }
   const hosts = [...options.hosts ?? [scenario.runsOn ?? CURRENT_HOST.name]]
-  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, ...snapshot ? { snapshot } : {}, durationMs: Date.now() - started })
+  const printed = printedOutputs(scenario, exploration, analysis, cache)
+  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, ...snapshot ? { snapshot } : {}, printed, durationMs: Date.now() - started })
 }
 
 /** The hosts a scenario runs on (see `SweepOptions.hosts`). */

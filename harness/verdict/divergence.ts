@@ -4,6 +4,16 @@ export type DivergencePart = 'header' | 'request' | 'events' | 'errors' | 'inact
 /** `order`: the same elements, permuted; `content`: anything else. */
 export type DivergenceKind = 'order' | 'content'
 
+/** A loader entry that stayed inactive in some interleavings and became active in the others. */
+export interface PartlyInactive {
+  /** The entry's label. */
+  id: string
+  /** In how many of the interleavings that booted it stayed inactive. */
+  inactive: number
+  /** How many interleavings booted (stuck and crashed ones are not counted). */
+  of: number
+}
+
 /** A minimal counterexample: two interleavings one adjacent swap apart whose bytes differ. */
 export interface Divergence {
   part: DivergencePart
@@ -24,6 +34,12 @@ export interface Divergence {
   moved: { kind: 'tool' | 'section', name: string, owner: string, plugin?: string }[]
   /** Unified diff of the system prompt's sections (`[order] name (plugin)`), when they differ. */
   sections?: string
+  /**
+   * Entries inactive in some of the explored interleavings only — which entry
+   * fails may depend on the order (two plugins registering one tool name) —,
+   * with their counts; absent when there are none.
+   */
+  partlyInactive?: PartlyInactive[]
   /**
    * Which plugin pairs change the bytes when their positions in the baseline
    * interleaving are exchanged. With more than 12 plugins only the pairs

@@ -1,9 +1,9 @@
 /** How an interleaving ended. */
-export const OUTCOMES = ['completed', 'turn-error', 'load-error', 'stuck'] as const
+export const OUTCOMES = ['completed', 'turn-error', 'load-error', 'stuck', 'crashed'] as const
 export type Outcome = typeof OUTCOMES[number]
 
 /** Outcomes that carry an error message an expectation may match. */
-export const ERROR_OUTCOMES: readonly Outcome[] = ['turn-error', 'load-error']
+export const ERROR_OUTCOMES: readonly Outcome[] = ['turn-error', 'load-error', 'crashed']
 
 /** Outcomes after which a request header is logged (`expect.header` applies only to them). */
 export const HEADER_OUTCOMES: readonly Outcome[] = ['completed', 'load-error']
@@ -15,4 +15,29 @@ export interface StuckInfo {
   phase: 'boot' | 'turns'
   /** What the run was waiting for when it stopped: pending or unreached operations, and loader entries whose import or plugin never settled. */
   waiting: string[]
+}
+
+/**
+ * How the system under test crashed the process it ran in: what dsh would do
+ * on that machine, ending the interleaving there (outcome `crashed`).
+ */
+export interface Crash {
+  /** `exit`: its code called `process.exit`; `uncaught-exception`: an exception escaped its code; `unhandled-rejection`: a rejection of its code nothing handled. */
+  kind: 'exit' | 'uncaught-exception' | 'unhandled-rejection'
+  /** The label of the loader entry whose code raised it; null for the base composition's own code. */
+  entry: string | null
+  /** With `exit`: the exit code. */
+  code?: number
+  /** With an exception or a rejection: `Name: message` of what was thrown, first line. */
+  error?: string
+}
+
+/** The crash in one line: `entry exit called process.exit(7)`, `uncaught exception in entry x: Error: boom`. */
+export function describeCrash(crash: Crash): string {
+  const where = crash.entry === null ? 'the base composition' : `entry ${crash.entry}`
+  switch (crash.kind) {
+    case 'exit': return `${where} called process.exit(${crash.code ?? 0})`
+    case 'uncaught-exception': return `uncaught exception in ${where}: ${crash.error ?? 'unknown error'}`
+    case 'unhandled-rejection': return `unhandled rejection in ${where}: ${crash.error ?? 'unknown reason'}`
+  }
 }

@@ -51,7 +51,7 @@ describe('expectScenario and toPassLoadrace agree with loadrace sweep', () => {
   })
 
   it('checks the golden: written locally, missing under CI, a mismatch fails with the diff; vitest -u rewrites it', async () => {
-    await expect(here(() => expectScenario('checks/pair.yml', { ci: true }))).rejects.toThrow('no golden pinned for this scenario (run with --update-goldens to write it)')
+    await expect(here(() => expectScenario('checks/pair.yml', { ci: true }))).rejects.toThrow(`no golden pinned for this scenario at ${join('goldens', 'pair.json')} (run with --update-goldens to write it)`)
     const written = await here(() => expectScenario('checks/pair.yml', { ci: false }))
     expect(written.golden).toBe('written')
     expect(written.goldenFile).toBe(join('goldens', 'pair.json'))

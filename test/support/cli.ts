@@ -130,8 +130,14 @@ export function longSweep(count: number, markerPath: string): string {
 /** The module plugin `longSweep` needs. */
 export const MARKER_MODULE = `import { appendFileSync } from 'node:fs'\nexport default function marker(ctx, config) {\n  appendFileSync(config.path, 'applied\\n')\n}\n`
 
-/** A plugin module that ends the worker process it is applied in (and does nothing in the process running the sweep). */
-export const CRASH_MODULE = `export default function crash() {\n  if (process.env.LOADRACE_WORKER !== undefined) process.exit(3)\n}\n`
+/**
+ * A plugin module that ends the worker process it is applied in (and does
+ * nothing in the process running the sweep) behind loadrace's back — Node's
+ * internal `process.reallyExit`, not `process.exit` (which is the system's
+ * crash, outcome `crashed`) — as a native crash would: loadrace itself loses
+ * the interleaving.
+ */
+export const CRASH_MODULE = `export default function crash() {\n  if (process.env.LOADRACE_WORKER !== undefined) process.reallyExit(3)\n}\n`
 
 /** A scenario whose second plugin is `CRASH_MODULE`. */
 export const CRASHING = `name: crashing\napp: none\nplugins:\n${toolPlugins(1)}  - id: crash\n    module: ./crash.mjs\nexpect:\n  outcome: completed\n`

@@ -158,7 +158,7 @@ describe('goldens', () => {
 
 describe('an internal error in one scenario', () => {
   it('is that scenario\'s error verdict with the message; the others are judged, every report file is written, exit 3', async () => {
-    // The crash module ends the worker process running it: loadrace itself fails while exploring that scenario.
+    // The crash module ends the worker process running it behind loadrace's back: loadrace itself fails while exploring that scenario.
     const run = await runCli(['sweep', 'scenarios/pair.yml', 'crash', '--workers', '2', '--report', 'crashed'], { cwd: dir.root })
     expect(run.code).toBe(3)
     expect(run.stderr).toMatch(/^loadrace: internal error in scenario crashing: worker process \d+ crashed while running crashing@canonical:[a-z,-]+: the process exited with code 3\n$/)

@@ -122,8 +122,19 @@ describe('every part of the projection is compared', () => {
     expect(pathsAfter(stuck, p => { p.stuck!.phase = p.stuck!.phase === 'boot' ? 'turns' : 'boot' })).toEqual(['value stuck.phase'])
   })
 
+  it('the crash: its kind, entry and exit code', async () => {
+    const dir = await fixtureDir()
+    await dir.write('exit.mjs', 'export default { name: \'exit\', apply() { process.exit(7) } }\n')
+    const file = await dir.write('s.yml', 'app: none\nplugins:\n  - { id: tool-alpha, tools: [alpha] }\n  - { id: exit, module: ./exit.mjs }\nexpect:\n  outcome: crashed\n')
+    const crashed = await projectionOf(file, 'reference', ['tool-alpha', 'exit'])
+    expect(crashed.crash).toEqual({ kind: 'exit', entry: 'exit', code: 7 })
+    expect(pathsAfter(crashed, p => { p.crash!.code = 3 })).toEqual(['value crash.code'])
+    expect(pathsAfter(crashed, p => { p.crash!.entry = 'tool-alpha' })).toEqual(['value crash.entry'])
+    expect(pathsAfter(base, p => { p.crash = { kind: 'exit', entry: null, code: 0 } })).toEqual(['value crash'])
+  })
+
   it('every part of the view is one of the compared parts, and every part changes the comparison', () => {
-    expect(COMPARED_PARTS).toEqual(['outcome', 'header', 'requests', 'eventTypes', 'live', 'errors', 'stuck'])
+    expect(COMPARED_PARTS).toEqual(['outcome', 'header', 'requests', 'eventTypes', 'live', 'errors', 'stuck', 'crash'])
     expect(Object.keys(comparedView(base, 'reference'))).toEqual([...COMPARED_PARTS])
   })
 })

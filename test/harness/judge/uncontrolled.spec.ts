@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../../harness/report/markdown.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { REPLAYS } from '../../../harness/judge/analyze.ts'
-import { inProcessRunner } from '../../../harness/runners/runner.ts'
+import { inProcessRunner, type Runner } from '../../../harness/runners/runner.ts'
+import { workerPool } from '../../../harness/runners/worker-pool.ts'
 import { assembleReport, sweepScenario } from '../../../harness/sweep/sweep.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
@@ -59,6 +60,47 @@ async function sweepStateful(position: number, after: number) {
 }
 
 afterAll(removeFixtureDirs)
+
+/**
+ * A plugin whose tool is renamed once it has been applied more than three
+ * times in all — counted in a file its config names, so the count is the same
+ * whichever threads ran the applications: the discovery run and the two
+ * planned interleavings register `steady`, and only a fresh rerun registers
+ * `flipped`.
+ */
+const FLIPS_AFTER_THREE = `import { appendFileSync, readFileSync } from 'node:fs'
+export default {
+  name: 'flips',
+  inject: ['tools'],
+  apply(ctx, config) {
+    appendFileSync(config.count, 'x')
+    const applied = readFileSync(config.count, 'utf8').length
+    ctx.tools.register({ name: applied <= 3 ? 'steady' : 'flipped', description: 'flips', parameters: { type: 'object', properties: {} } })
+  },
+}
+`
+
+const RUNNERS: [string, () => Runner][] = [['in process', () => inProcessRunner()], ['on worker threads', () => workerPool({ size: 2 })]]
+
+describe.each(RUNNERS)('an exploration that found a single output (%s)', (_, makeRunner) => {
+  it('is still rerun: the rerun that gives other bytes makes it uncontrolled, not deterministic', async () => {
+    const dir = await fixtureDir()
+    await dir.write('flips.mjs', FLIPS_AFTER_THREE)
+    const count = `${dir.root}/applied.txt`
+    const scenario = await loadScenario(await dir.write('flips.yml', `name: flips\napp: none\nplugins:\n  - id: tool-a\n    tools: [a]\n  - id: flips\n    module: ./flips.mjs\n    config: { count: ${JSON.stringify(count)} }\nexpect:\n  outcome: completed\n`))
+    const runner = makeRunner()
+    try {
+      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner, workers: 2 })
+      expect(report.explored).toBe(2)
+      expect(report.outputs.map(output => output.tools)).toEqual([['a', 'steady']])
+      expect(report.verdict).toBe('uncontrolled')
+      expect(report.uncontrolled).toMatchObject({ token: report.outputs[0]!.token, hashes: [report.outputs[0]!.hash, expect.not.stringMatching(report.outputs[0]!.hash)], part: 'header' })
+      expect(report.passed).toBe(false)
+    } finally {
+      await runner.close()
+    }
+  }, 60_000)
+})
 
 describe('uncontrolled nondeterminism', () => {
   it('is found on the rerun of a later output, not only the first: both hashes, the diff, module-level state named', async () => {

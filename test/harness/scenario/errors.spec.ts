@@ -293,7 +293,7 @@ describe('semantic errors', () => {
   it('allows expect.error only with a failing outcome', async () => {
     const text = (outcome: string) => `plugins:\n  - { id: a, tools: [x] }\nexpect: { outcome: ${outcome}, error: boom }\n`
     expect(await lineOf(text('completed'))).toBe(
-      'x.yml: expect.error: error is only checked for a failing outcome, not completed (remove error, or expect turn-error or load-error)',
+      'x.yml: expect.error: error is only checked for a failing outcome, not completed (remove error, or expect turn-error or load-error or crashed)',
     )
     expect((await pathAndProblem(text('stuck')))[0]).toBe('expect.error')
     const dir = await fixtureDir()

@@ -31,6 +31,20 @@ describe('8.1 toolOrder on SystemPrompt', () => {
     expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(['alpha', 'bravo', 'charlie'])
   })
 
+  it('8.1/2 lexicographic means code-unit order, where locale collation would put the same names otherwise', async () => {
+    // Code units: upper case before "_" before lower case, "-" before "_", ASCII before "ä"; collation folds case and punctuation.
+    const given = ['alpha', 'Zeta', 'a_b', '_private', 'ärger', 'Beta', 'a-b']
+    const expected = ['Beta', 'Zeta', '_private', 'a-b', 'a_b', 'alpha', 'ärger']
+    expect([...given].sort((a, b) => a.localeCompare(b))).not.toEqual(expected)
+    const ctx = await mountSystemPrompt()
+    ctx.systemPrompt.tools(() => ({ schemas: given.slice(0, 4).map(name => tool(name)) }))
+    ctx.systemPrompt.tools(() => ({ schemas: given.slice(4).map(name => tool(name)) }))
+    expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(expected)
+    const listed = await mountSystemPrompt({ toolOrder: ['alpha', REST] })
+    listed.systemPrompt.tools(() => ({ schemas: given.map(name => tool(name)) }))
+    expect(names((await listed.systemPrompt.assemble()).tools)).toEqual(['alpha', ...expected.filter(name => name !== 'alpha')])
+  })
+
   it('8.1/3 is independent of provider registration order', async () => {
     const orders = [['alpha', 'zulu'], ['zulu', 'alpha']]
     for (const order of orders) {
