@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import type { GoldenPolicy } from '../goldens/golden.ts'
 import { parseFormats, REPORT_FORMATS, type ReportFormat } from '../report/write.ts'
-import { DEFAULT_TIMEOUT_MS } from '../runtime/interleaving.ts'
+import { APPLICATION_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../runtime/interleaving.ts'
 import { TARGET_NAMES, TIMEOUT_RANGE, type TargetName } from '../scenario/types.ts'
 import { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
 import { parseShard, type Shard } from '../explore/shard.ts'
@@ -32,7 +32,7 @@ export const OPTIONS = {
   timeout: {
     name: 'timeout',
     value: 'MS',
-    default: `the scenario's timeout, else ${DEFAULT_TIMEOUT_MS}`,
+    default: `the scenario's timeout, else ${DEFAULT_TIMEOUT_MS} (${APPLICATION_TIMEOUT_MS} for app: entries)`,
     help: `per-interleaving timeout in milliseconds (${TIMEOUT_RANGE.min}..${TIMEOUT_RANGE.max}); a run that outlives it is reported stuck`,
   },
   report: { name: 'report', value: 'DIR', default: 'reports/latest', help: 'folder the report files are written to (atomically)' },

@@ -4,7 +4,7 @@ import type { Target } from '../targets/types.ts'
 import { boot, setUp, turns } from './phases.ts'
 import { closeInterleaving, finish, openInterleaving, type InterleavingOptions, type InterleavingResult } from './run-state.ts'
 
-export { DEFAULT_TIMEOUT_MS, type InterleavingOptions, type InterleavingPhase, type InterleavingResult } from './run-state.ts'
+export { APPLICATION_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, defaultTimeoutOf, type InterleavingOptions, type InterleavingPhase, type InterleavingResult } from './run-state.ts'
 
 /**
  * Runs one interleaving of `scenario` against `target`: a fresh root context,

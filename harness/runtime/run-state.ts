@@ -30,6 +30,19 @@ export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'tea
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
 
+/**
+ * Default per-interleaving timeout of a whole application (`app: entries`):
+ * dsh's ACP application boots some thirty plugins and drives a turn over ACP,
+ * seconds of real work on a loaded two-core machine. A timeout only ends a
+ * run whose work is still in flight; one that nothing can wake is stuck at once.
+ */
+export const APPLICATION_TIMEOUT_MS = 30_000
+
+/** The timeout of one interleaving of `scenario` when neither the caller nor the file sets one. */
+export function defaultTimeoutOf(scenario: Pick<Scenario, 'app'>): number {
+  return scenario.app === 'entries' ? APPLICATION_TIMEOUT_MS : DEFAULT_TIMEOUT_MS
+}
+
 export interface InterleavingOptions {
   timeoutMs?: number
   /** Who chooses the release order; default `driveSchedule` (the given schedule). Benchmarks plug in a peer scheduler here. */
@@ -121,7 +134,7 @@ function logText(message: Message, system: System): string {
 
 /** Starts an interleaving on `system`: a fresh root context whose logged errors are recorded, and the sandbox that holds its timers. */
 export function openInterleaving(scenario: Scenario, target: Target, system: System, schedule: Schedule, options: InterleavingOptions): Interleaving {
-  const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? DEFAULT_TIMEOUT_MS)
+  const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? defaultTimeoutOf(scenario))
   const classes = scheduledClasses(system)
   const stackTraceLimit = Error.stackTraceLimit
   Error.stackTraceLimit = 0

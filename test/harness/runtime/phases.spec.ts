@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runInterleaving, type InterleavingPhase } from '../../../harness/runtime/interleaving.ts'
+import { defaultTimeoutOf, runInterleaving, type InterleavingPhase } from '../../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
 
@@ -17,5 +17,13 @@ describe('an interleaving\'s phases', () => {
 
   it('skip what a run that stops in its boot never reaches', async () => {
     expect(await phasesOf('scenarios/faults/apply-hangs.yml', ['tool-alpha', 'tool-hangs'])).toEqual(['setup', 'projection', 'teardown'])
+  })
+})
+
+describe('an interleaving\'s default timeout', () => {
+  it('is 5 s, and 30 s for a whole application (app: entries), whose boot and ACP turn are seconds of real work', () => {
+    expect(defaultTimeoutOf({ app: 'none' })).toBe(5_000)
+    expect(defaultTimeoutOf({ app: 'stdio-agent' })).toBe(5_000)
+    expect(defaultTimeoutOf({ app: 'entries' })).toBe(30_000)
   })
 })
