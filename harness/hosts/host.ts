@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { didYouMean } from '../spelling/did-you-mean.ts'
 
 /** The Node runtimes a host can run on. */
 export type Runtime = 'current' | 'node22'
@@ -72,7 +73,7 @@ export function parseHost(text: string): Host {
       if (!validZone(zone)) throw new HostError(text, `"${zone}" is not a time zone this Node knows`)
       timeZone = zone
     } else {
-      throw new HostError(text, facet === '' ? 'an empty facet' : `unknown facet "${facet}"`)
+      throw new HostError(text, facet === '' ? 'an empty facet' : `unknown facet "${facet}"${didYouMean(facet, ['current', 'node22'], name => name)}`)
     }
   }
   const named = [runtime === 'node22' ? 'node22' : undefined, locale && `locale:${locale}`, timeZone && `tz:${timeZone}`].filter(Boolean)

@@ -58,7 +58,7 @@ describe('host names', () => {
 
   it('refuse what they cannot be, naming the forms allowed', () => {
     expect(() => parseHost('node18')).toThrow(HostError)
-    expect(() => parseHost('node18')).toThrow(/host "node18": unknown facet "node18" \(hosts: current, node22, locale:<tag>/)
+    expect(() => parseHost('node18')).toThrow(/host "node18": unknown facet "node18"; did you mean node22\? \(hosts: current, node22, locale:<tag>/)
     expect(() => parseHost('locale:not a tag')).toThrow(/"not a tag" is not a locale tag/)
     expect(() => parseHost('tz:Mars/Olympus')).toThrow(/"Mars\/Olympus" is not a time zone/)
     expect(() => parseHosts('node22,node22')).toThrow(/"node22" is named twice/)
