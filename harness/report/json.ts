@@ -31,7 +31,13 @@ function canonicalDivergence(divergence: Divergence): Divergence {
 }
 
 function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
-  return { token: replay.token, hashes: [replay.hashes[0], replay.hashes[1]], part: replay.part, diff: replay.diff }
+  return {
+    token: replay.token,
+    hashes: [replay.hashes[0], replay.hashes[1]],
+    part: replay.part,
+    diff: replay.diff,
+    ...replay.firstDifference === undefined ? {} : { firstDifference: replay.firstDifference },
+  }
 }
 
 function canonicalHostDifference(difference: HostDifference): HostDifference {

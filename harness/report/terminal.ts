@@ -7,8 +7,9 @@ import type { ScenarioReport } from '../judge/scenario-report.ts'
  * vitest helpers' failure messages — one line, then, for a failure,
  * everything needed to understand and replay it: the problems (they carry
  * the load and turn error texts and both hashes of an uncontrolled replay),
- * the blame pair, replay commands, and the trimmed diff of a divergence or a
- * golden mismatch. A golden written is announced under any scenario.
+ * the blame pair, where the bytes first differ, replay commands, and the
+ * trimmed diff of a divergence, of an uncontrolled rerun or of a golden
+ * mismatch. A golden written is announced under any scenario.
  */
 
 /** Replay commands listed per failed scenario. */
@@ -68,10 +69,13 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
     lines.push(...indented(`first difference: ${divergence.firstDifference}`, style))
     if (divergence.sections !== undefined) lines.push(`${INDENT}system prompt sections (before → after the swap):`, ...indented(divergence.sections, style, `${INDENT}  `))
   }
+  const rerun = scenario.uncontrolled
+  if (rerun?.firstDifference !== undefined) lines.push(...indented(`first difference: ${rerun.firstDifference}`, style))
   for (const target of replayTargets(scenario).slice(0, MAX_REPLAYS)) {
     lines.push(`${INDENT}replay (${target.label}): ${replayCommand(target.token, scenario.file)}`)
   }
   if (divergence !== null) lines.push(...trimmedDiff(`diff of the ${divergence.part} (before → after the swap):`, divergence.diff, style))
+  if (rerun !== undefined && rerun.part !== null && rerun.diff !== '') lines.push(...trimmedDiff(`diff of the ${rerun.part} (explored → rerun):`, rerun.diff, style))
   if (scenario.goldenDiff !== undefined) {
     lines.push(...trimmedDiff('diff against the golden (golden → this sweep); accept it with --update-goldens (-u):', scenario.goldenDiff, style))
   }
