@@ -6,6 +6,7 @@ import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
 import { UNCONTROLLED_CAUSES } from './analyze.ts'
+import { causeLine, followOnErrors, rootCause } from './root-cause.ts'
 import type { Exploration } from '../explore/exploration.ts'
 import { replayableSchedule } from '../runners/runner.ts'
 
@@ -67,14 +68,12 @@ function inactiveProblems(projection: Projection, expected: readonly string[], w
   ]
 }
 
-/** The load and turn errors of an output, said after a colon (`: load error "…"; turn error "…"`); empty when there are none. */
-function errorsSaid(projection: Projection): string {
-  const { errors } = projection
-  const said = [...errors.load.map(text => `load error ${JSON.stringify(text)}`), ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`)]
-  return said.length === 0 ? '' : `: ${said.join('; ')}`
-}
-
-/** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
+/**
+ * Why a scenario did not meet its `expect:` block, one line per reason; empty
+ * when it did. When a failing output logged errors, the root cause comes
+ * first (its first error in boot order, at the config field it names), and
+ * the errors that followed from it are said after it.
+ */
 export function expectationProblems(scenario: Scenario, exploration: Exploration, analysis: Analysis): string[] {
   const expect = scenario.expect
   const problems: string[] = []
@@ -111,11 +110,17 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
       }
       break
   }
+  const causes: string[] = []
   for (const group of exploration.outputs) {
     const record = group.first
     const projection = parseProjection(group.json)
     const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
-    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(projection)}`)
+    const cause = rootCause(scenario, projection)
+    const before = problems.length
+    if (record.outcome !== expect.outcome) {
+      const after = followOnErrors(projection, cause)
+      problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${after.length === 0 ? '' : `; after it: ${after.join('; ')}`}`)
+    }
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }
@@ -125,6 +130,8 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
       problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
     problems.push(...inactiveProblems(projection, expect.inactive, where))
+    const said = cause === undefined ? undefined : causeLine(cause)
+    if (said !== undefined && problems.length > before && !causes.some(line => line.startsWith(`${said} (`))) causes.push(`${said} (${where})`)
   }
-  return problems
+  return [...causes, ...problems]
 }
