@@ -1,4 +1,4 @@
-import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, movedSentence, replayCommand, replayTargets, resultOf, runtimeSentence, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 
@@ -82,9 +82,15 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
   return lines
 }
 
-/** The line of a scenario and what follows it: the failure details, and a golden written. */
+/**
+ * The line of a scenario and what follows it: which Node a dsh scenario ran
+ * on (its packages declare Node 22, which loadrace may not have found), the
+ * failure details, and a golden written.
+ */
 export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN): string[] {
   const lines = [scenarioLine(scenario, nameWidth, style)]
+  const runtime = scenario.target === 'dsh' ? runtimeSentence(scenario) : undefined
+  if (runtime !== undefined) lines.push(`${INDENT}${style.dim(runtime)}`)
   if (resultOf(scenario) === 'failed') lines.push(...failureDetails(scenario, style))
   if (scenario.golden === 'written' && scenario.goldenFile !== undefined) lines.push(`${INDENT}${style.dim(`wrote golden ${scenario.goldenFile}`)}`)
   return lines
