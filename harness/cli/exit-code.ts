@@ -11,8 +11,18 @@ import { EXIT } from './usage-error.ts'
  */
 export function nothingRan(report: Report): string | undefined {
   if (report.summary.passed + report.summary.failed > 0) return undefined
+  if (emptyShard(report)) return undefined
   const skipped = report.scenarios.flatMap(scenario => scenario.skipped === undefined ? [] : [{ reason: scenario.skipped, name: scenario.name }])
   return `nothing ran: ${report.summary.skipped} skipped${byReason(skipped)}`
+}
+
+/**
+ * Whether this is a shard that holds no interleaving of any scenario (each
+ * plan is smaller than the shard count): it ran nothing, rightly; the merge
+ * of all shards judges them, and exits 1 if nothing ran there.
+ */
+function emptyShard(report: Report): boolean {
+  return report.scenarios.length > 0 && report.scenarios.every(scenario => scenario.emptyShard !== undefined)
 }
 
 /**
@@ -48,5 +58,6 @@ export function reportExitCode(report: Report, stderr: Output): number {
   if (broken.length > 0) return EXIT.internal
   const idle = nothingRan(report)
   if (idle !== undefined) stderr.write(`loadrace: ${idle}\n`)
+  if (emptyShard(report)) stderr.write(`loadrace: shard ${report.options.shard} holds no interleaving of any scenario; the merge of all shards judges them\n`)
   return report.summary.failed > 0 || report.obsoleteGoldens !== undefined || idle !== undefined ? EXIT.failed : EXIT.ok
 }

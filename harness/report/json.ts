@@ -82,6 +82,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     ...(scenario.goldenFile === undefined ? {} : { goldenFile: scenario.goldenFile }),
     ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
+    ...(scenario.emptyShard === undefined ? {} : { emptyShard: scenario.emptyShard }),
     ...(scenario.error === undefined ? {} : { error: scenario.error }),
     durationMs,
   }
