@@ -200,7 +200,8 @@ export function runtimeSentence(scenario: ScenarioReport): string | undefined {
   const [first, ...others] = scenario.hosts
   const hosts = `host ${first ?? 'current'}${others.length > 0 ? `; also on ${others.join(', ')}` : ''}`
   const supplied = runtime.shims.length === 0 ? '' : `, supplying ${runtime.shims.join(', ')}`
-  const dshOn22 = scenario.target === 'dsh' && runtime.shims.length > 0 ? ': dsh runs on Node 22 (--host node22)' : ''
+  const onNode22 = scenario.hosts.some(host => host.split('+').includes('node22'))
+  const dshOn22 = scenario.target === 'dsh' && runtime.shims.length > 0 && !onNode22 ? ': dsh runs on Node 22 (--host node22)' : ''
   return `ran on Node ${runtime.node} (${hosts})${supplied}${dshOn22}`
 }
 
