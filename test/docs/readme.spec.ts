@@ -13,6 +13,7 @@ import { COMMANDS } from '../../harness/cli/main.ts'
 import { VERDICT_MEANING } from '../../harness/report/present.ts'
 import { ScenarioFileSchema } from '../../harness/scenario/schema.ts'
 import { OUTCOMES } from '../../harness/verdict/outcome.ts'
+import { SystemPrompt } from '../../src/system-prompt/service.ts'
 import { commandsOf, everyCommand, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, sectionHeadings, sectionOf } from '../support/readme-steps.ts'
 import { anchorOf } from '../support/markdown.ts'
 
@@ -76,6 +77,17 @@ describe('the README', () => {
     const expectBlock = block.slice(block.indexOf('\nexpect:'))
     const expectKeys = [...expectBlock.matchAll(/^ {2}(?:# )?([a-z]+):/gm)].map(match => match[1])
     expect([...new Set(expectKeys)].sort()).toEqual(Object.keys(ScenarioFileSchema.dict!.expect!.dict!).sort())
+  })
+
+  it('the services table gives a plugin every method of the system prompt, on both targets', async () => {
+    const row = tableRows(sectionOf(readme, 'The services a plugin may inject')).find(([service]) => unquoted(service!) === 'systemPrompt')!
+    // Loaded by a name the type checker does not follow: dsh's declarations retype cordis's services.
+    const dshPackage: string = '@deepseek-ai/dsh-system-prompt'
+    const dsh = await import(dshPackage) as { SystemPrompt: { prototype: object } }
+    const methods = (prototype: object) => Object.getOwnPropertyNames(prototype).filter(name => name !== 'constructor')
+    expect(methods(SystemPrompt.prototype)).toEqual(expect.arrayContaining(['section', 'context', 'variable']))
+    for (const name of methods(SystemPrompt.prototype)) expect(row[1], `reference: ${name}`).toMatch(new RegExp(`\\b${name}\\(`))
+    for (const name of methods(dsh.SystemPrompt.prototype)) expect(row[2], `dsh: ${name}`).toContain(`\`${name}\``)
   })
 
   it('names every outcome and every verdict', () => {
