@@ -1,3 +1,4 @@
+import { didYouMean } from '../spelling/did-you-mean.ts'
 import { UsageError } from './usage-error.ts'
 
 /** One `--name [VALUE]` option of a command. */
@@ -45,7 +46,8 @@ export interface ParsedArgs {
 function optionNamed(spec: CommandSpec, name: string): OptionSpec {
   const option = spec.options.find(candidate => candidate.name === name)
   if (!option) {
-    throw new UsageError(`unknown option --${name} (see loadrace ${spec.name} --help)`)
+    const known = [...spec.options.map(candidate => candidate.name), 'help']
+    throw new UsageError(`unknown option --${name}${didYouMean(name, known, near => `--${near}`)} (see loadrace ${spec.name} --help)`)
   }
   return option
 }

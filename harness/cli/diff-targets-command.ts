@@ -5,6 +5,7 @@ import { writeTargetDiffReport } from '../diff-targets/write.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import type { Command } from './command.ts'
 import { diffTargetsSummary } from './diff-targets-summary.ts'
+import { nothingCompared } from './exit-code.ts'
 import { DOCUMENT_OPTIONS, readComparisonExplore, readDocumentOutput, reportOption } from './document-options.ts'
 import { OPTIONS, readTimeout, readWorkers } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
@@ -26,7 +27,8 @@ export const diffTargetsCommand: Command = {
         + 'compared projection and a replay token. Scenarios a target cannot run are listed with the reason.',
       `Normalised (declared differences): ${NORMALISATIONS.map(normalisation => `${normalisation.name} at ${normalisation.paths.join(', ')}`).join('; ')}.`,
       MATRIX_BUDGET_RATIONALE,
-      'Exit 0 when the targets agree on every compared scenario, 1 when any differs.',
+      'Exit 0 when the targets agree on every compared scenario, 1 when any differs or when nothing was compared '
+        + '(every scenario skipped on one target or the other).',
     ],
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
     options: [
@@ -53,7 +55,9 @@ export const diffTargetsCommand: Command = {
       clearProgress()
       const written = await writeTargetDiffReport(output.dir, report, output.formats)
       cli.stdout.write(diffTargetsSummary(report, written))
-      return interrupted() ?? (report.summary.differing > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+      const idle = nothingCompared(report)
+      if (idle !== undefined) cli.stderr.write(`loadrace: ${idle}\n`)
+      return interrupted() ?? (report.summary.differing > 0 || !report.complete || idle !== undefined ? EXIT.failed : EXIT.ok)
     })
   },
 }

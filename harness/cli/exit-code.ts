@@ -1,3 +1,4 @@
+import type { TargetDiffReport } from '../diff-targets/types.ts'
 import type { Report } from '../report/types.ts'
 import type { Output } from './command.ts'
 import { EXIT } from './usage-error.ts'
@@ -10,13 +11,37 @@ import { EXIT } from './usage-error.ts'
  */
 export function nothingRan(report: Report): string | undefined {
   if (report.summary.passed + report.summary.failed > 0) return undefined
-  const byReason = new Map<string, string[]>()
-  for (const scenario of report.scenarios) {
-    if (scenario.skipped === undefined) continue
-    byReason.set(scenario.skipped, [...byReason.get(scenario.skipped) ?? [], scenario.name])
-  }
-  const reasons = [...byReason].map(([reason, names]) => `${reason}: ${names.join(', ')}`)
-  return `nothing ran: ${report.summary.skipped} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`
+  if (emptyShard(report)) return undefined
+  const skipped = report.scenarios.flatMap(scenario => scenario.skipped === undefined ? [] : [{ reason: scenario.skipped, name: scenario.name }])
+  return `nothing ran: ${report.summary.skipped} skipped${byReason(skipped)}`
+}
+
+/**
+ * Whether this is a shard that holds no interleaving of any scenario (each
+ * plan is smaller than the shard count): it ran nothing, rightly; the merge
+ * of all shards judges them, and exits 1 if nothing ran there.
+ */
+function emptyShard(report: Report): boolean {
+  return report.scenarios.length > 0 && report.scenarios.every(scenario => scenario.emptyShard !== undefined)
+}
+
+/**
+ * `nothing compared: 2 skipped (dsh: reason: a, b)` when `diff-targets`
+ * compared no scenario on both targets, else undefined: like a sweep that ran
+ * nothing, a comparison of nothing proves nothing.
+ */
+export function nothingCompared(report: TargetDiffReport): string | undefined {
+  if (report.compared.length > 0) return undefined
+  const skipped = report.skipped.map(pair => ({ reason: `${pair.target}: ${pair.reason}`, name: pair.scenario }))
+  return `nothing compared: ${report.summary.skipped} skipped${byReason(skipped)}`
+}
+
+/** ` (reason: a, b; other reason: c)`, the names grouped by reason in order of first use; empty for none. */
+function byReason(skipped: readonly { reason: string, name: string }[]): string {
+  const names = new Map<string, string[]>()
+  for (const { reason, name } of skipped) names.set(reason, [...names.get(reason) ?? [], name])
+  const reasons = [...names].map(([reason, list]) => `${reason}: ${list.join(', ')}`)
+  return reasons.length > 0 ? ` (${reasons.join('; ')})` : ''
 }
 
 /**
@@ -33,5 +58,6 @@ export function reportExitCode(report: Report, stderr: Output): number {
   if (broken.length > 0) return EXIT.internal
   const idle = nothingRan(report)
   if (idle !== undefined) stderr.write(`loadrace: ${idle}\n`)
+  if (emptyShard(report)) stderr.write(`loadrace: shard ${report.options.shard} holds no interleaving of any scenario; the merge of all shards judges them\n`)
   return report.summary.failed > 0 || report.obsoleteGoldens !== undefined || idle !== undefined ? EXIT.failed : EXIT.ok
 }

@@ -14,18 +14,21 @@ function optionRow(option: OptionSpec): [string, string] {
   return [left, right]
 }
 
-/** The exit codes, as every help page lists them. */
-const EXIT_CODES_TEXT = [
-  'Exit codes:',
-  ...columns([
-    [String(EXIT.ok), 'every scenario met its expectation'],
-    [String(EXIT.failed), 'a scenario did not (see the report), nothing ran (every scenario was skipped), or the run failed'],
-    [String(EXIT.usage), 'bad input: a usage error or a malformed scenario file; nothing was written'],
-    [String(EXIT.internal), 'internal error: judging a scenario failed inside loadrace (verdict error); the other scenarios and every report file were written'],
-    [String(EXIT.interrupted), 'interrupted (SIGINT); a partial report was written'],
-    [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written'],
-  ]),
+/**
+ * The exit codes of every command, one table: every help page ends with it,
+ * and the README's "Exit codes" table says the same, row for row.
+ */
+export const EXIT_CODE_ROWS: readonly (readonly [string, string])[] = [
+  [String(EXIT.ok), 'success: every scenario met its expectation (sweep, merge), every cell its expected verdict (matrix), the targets agree (diff-targets), the replay ran (with two tokens: to the same bytes)'],
+  [String(EXIT.failed), 'a finding: a scenario failed, a cell mismatched, the targets differ, two replays differ; or nothing ran or nothing was compared (every scenario skipped); or the run failed'],
+  [String(EXIT.usage), 'bad input: a usage error, a malformed scenario file, a plugin module that cannot be loaded, a replay token that cannot be replayed; one line on stderr, nothing written'],
+  [String(EXIT.internal), 'internal error: judging a scenario failed inside loadrace (verdict error); the other scenarios and every report file were written'],
+  [String(EXIT.interrupted), 'interrupted (SIGINT, Ctrl-C; how watch stops); a partial report was written'],
+  [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written'],
 ]
+
+/** The exit codes, as every help page lists them. */
+const EXIT_CODES_TEXT = ['Exit codes:', ...columns(EXIT_CODE_ROWS.map(([code, meaning]) => [code, meaning]))]
 
 /** The `--help` text of one command. */
 export function commandHelp(spec: CommandSpec): string {

@@ -1,6 +1,7 @@
 import { ScenarioErrors } from '../scenario/errors.ts'
 import { TokenError } from '../token.ts'
 import { VERSION } from '../package/version.ts'
+import { didYouMean } from '../spelling/did-you-mean.ts'
 import { parseArgs } from './args.ts'
 import type { Cli, Command } from './command.ts'
 import { commandHelp, programHelp } from './help.ts'
@@ -16,6 +17,9 @@ import { EXIT, InputError, UsageError } from './usage-error.ts'
 
 /** Every command, in the order `loadrace --help` lists them. */
 export const COMMANDS: readonly Command[] = [sweepCommand, watchCommand, replayCommand, mergeCommand, listCommand, snapshotsCommand, matrixCommand, diffTargetsCommand]
+
+/** The options of `loadrace` itself, before any command. */
+const PROGRAM_OPTIONS: readonly string[] = ['--help', '-h', '--version']
 
 /** This process's stdout, stderr and environment. */
 export function processCli(): Cli {
@@ -61,7 +65,9 @@ export async function main(argv: readonly string[], cli: Cli = processCli()): Pr
     }
     const command = COMMANDS.find(candidate => candidate.spec.name === name)
     if (!command) {
-      throw new UsageError(`unknown ${name.startsWith('-') ? 'option' : 'command'} ${name} (commands: ${COMMANDS.map(candidate => candidate.spec.name).join(', ')}; see loadrace --help)`)
+      const option = name.startsWith('-')
+      const near = option ? didYouMean(name, PROGRAM_OPTIONS, word => word) : didYouMean(name, COMMANDS.map(candidate => candidate.spec.name), word => word)
+      throw new UsageError(`unknown ${option ? 'option' : 'command'} ${name}${near} (commands: ${COMMANDS.map(candidate => candidate.spec.name).join(', ')}; see loadrace --help)`)
     }
     const args = parseArgs(rest, command.spec)
     if (args.help) {

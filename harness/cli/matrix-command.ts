@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { PACKAGE_ROOT } from '../package/files.ts'
 import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import { parseChoiceList } from '../report/choice-list.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
@@ -13,6 +15,15 @@ import { scenariosFrom } from './scenarios.ts'
 import { supervised } from './supervised-run.ts'
 import { EXIT } from './usage-error.ts'
 import { parsedBy } from './values.ts'
+
+/**
+ * The file holding the matrix's rules, as loadrace's own folder holds it: the
+ * TypeScript source in a checkout, the built JavaScript (comments kept) in an
+ * installed package.
+ */
+const MATRIX_RULES = existsSync(new URL('harness/matrix/expectations.ts', PACKAGE_ROOT))
+  ? 'harness/matrix/expectations.ts'
+  : 'dist/harness/matrix/expectations.js of the loadrace package'
 
 /** Where `matrix` writes when `--report` is not given. */
 const DEFAULT_REPORT_DIR = 'reports/matrix'
@@ -40,7 +51,7 @@ export const matrixCommand: Command = {
       'Sweeps each scenario under every ordering variant (the RFC\'s decision and the alternatives it rejected) against '
         + 'loadrace\'s reference, and prints a variant × scenario table of verdicts with the verdict the rules expect beside '
         + 'each cell. The rules derive each expectation from the scenario\'s definition alone and the RFC\'s prediction for '
-        + 'the variant (see harness/matrix/expectations.ts), never from a sweep; e.g. registration-order must diverge wherever '
+        + 'the variant (each rule beside the RFC sentence it encodes, in ' + MATRIX_RULES + '), never from a sweep; e.g. registration-order must diverge wherever '
         + 'two plugins contribute unlisted tools, and canonical must be deterministic wherever a scenario of the canonical '
         + 'policy expects it. On a scenario\'s own policy the cell is its own sweep, which must also meet its expect block.',
       MATRIX_BUDGET_RATIONALE,

@@ -10,7 +10,7 @@ import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
 import type { Output } from './command.ts'
 import { isCi, type Env } from './environment.ts'
-import { HOST_FORMS, nodeBinaryOf, parseHost, parseHosts, type Host } from '../hosts/host.ts'
+import { checkDistinctRuntimes, HOST_FORMS, nodeBinaryOf, parseHost, parseHosts, type Host } from '../hosts/host.ts'
 import { UsageError } from './usage-error.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
 
@@ -43,7 +43,7 @@ export const OPTIONS = {
   host: {
     name: 'host',
     value: 'HOST',
-    default: 'node22 for a dsh scenario when Node 22 is installed, else current',
+    default: 'node22 for a dsh scenario when Node 22 is found (LOADRACE_NODE22, node_modules/.cache/loadrace/node22), else current',
     help: `run every interleaving on this host: ${HOST_FORMS}; other than current, workers are child processes on that Node and environment`,
   },
   hosts: {
@@ -115,17 +115,22 @@ export function readWorkers(args: ParsedArgs, stderr?: Output): number {
   return cpus
 }
 
-/** `--filter`: the pattern scenario names must match, when given. */
-/** `--host` or `--hosts` (not both), when given. */
+/**
+ * `--host` or `--hosts` (not both), when given: each host's Node must be
+ * found, and two hosts of `--hosts` that resolve to the same runtime are bad
+ * input (the comparison would compare a runtime with itself).
+ */
 export function readHosts(args: ParsedArgs): Host[] | undefined {
   const one = optional(args, OPTIONS.host, text => [parsedBy('host', text, parseHost)])
   const many = optional(args, OPTIONS.hosts, text => parsedBy('hosts', text, parseHosts))
   if (one !== undefined && many !== undefined) throw new UsageError('--host and --hosts: give one of them (--hosts a,b compares hosts; --host runs on one)')
   const hosts = one ?? many
   for (const host of hosts ?? []) parsedBy(one !== undefined ? 'host' : 'hosts', host.name, () => nodeBinaryOf(host))
+  if (many !== undefined) parsedBy('hosts', '', () => checkDistinctRuntimes(many))
   return hosts
 }
 
+/** `--filter`: the pattern scenario names must match, when given. */
 export function readFilter(args: ParsedArgs): RegExp | undefined {
   return optional(args, OPTIONS.filter, (text) => {
     try {

@@ -84,7 +84,8 @@ export const replayCommand: Command = {
         + 'as pretty JSON, then its sha256 hash: the same hash a report lists. An order that names an operation the '
         + 'scenario does not have, or leaves one out, is rejected with the operations allowed.',
       'With two tokens both interleavings run and the output says where their projections first differ and shows the '
-        + 'unified diff (A: the first token, B: the second); --json prints {a, b, identical, diff}.',
+        + 'unified diff (A: the first token, B: the second); --json prints {a, b, identical, diff}. Exit 0 when the two '
+        + 'give the same bytes, 1 when they differ.',
     ],
     operands: [
       { name: 'TOKEN', help: 'a replay token, e.g. ci-flake@canonical:tool-todo,tool-subagent' },
@@ -118,12 +119,15 @@ export const replayCommand: Command = {
         const printed = { interleavings: [a.token], chunks: a.output.chunks, omitted: a.output.omitted }
         cli.stderr.write([printedHeading(printed), ...printedLines(printed).map(line => `  ${line}`)].map(line => `${line}\n`).join(''))
       }
-    } else if (json) {
-      const identical = a.hash === b.hash
+      return EXIT.ok
+    }
+    const identical = a.hash === b.hash
+    if (json) {
       cli.stdout.write(`${JSON.stringify({ a, b, identical, diff: identical ? '' : unifiedDiff('A', 'B', pretty(a.projection), pretty(b.projection)) })}\n`)
     } else {
       cli.stdout.write(comparison(a, b))
     }
-    return EXIT.ok
+    // Two interleavings that give different bytes are a finding, as a divergence is in a sweep.
+    return identical ? EXIT.ok : EXIT.failed
   },
 }

@@ -5,6 +5,7 @@ import { writeReport } from '../report/write.ts'
 import { sweep } from '../sweep/sweep.ts'
 import { githubAnnotation, onGithubActions } from './annotations.ts'
 import { styleFor } from './colour.ts'
+import { NODE22_VARIABLE, node22InstallCommand } from '../hosts/host.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
 import { OPTIONS, readExplore, readFilter, readGoldens, readHosts, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
@@ -23,10 +24,13 @@ export const sweepCommand: Command = {
         + 'and checks the result against the scenario\'s expect: block and its golden. A divergence is minimised to one '
         + 'adjacent swap and blamed on the two plugins swapped. Each scenario\'s line is printed as soon as it is judged, '
         + 'a failure with its problems, blame, replay commands and diff.',
-      'Hosts: with --hosts a,b every interleaving of the plan runs on each host (Node 22 from the registry, a default '
-        + 'locale, a time zone) and the projections are compared position by position; the same interleaving giving '
-        + 'other bytes on another host is verdict host-dependent, checked before any order is blamed. Without --host(s) '
-        + 'a dsh scenario runs on Node 22 (dsh\'s own runtime) when it is installed, anything else in this process.',
+      'Hosts: with --hosts a,b every interleaving of the plan runs on each host (Node 22, a default locale, a time zone) '
+        + 'and the projections are compared position by position; the same interleaving giving other bytes on another '
+        + 'host is verdict host-dependent, checked before any order is blamed. Two hosts that resolve to the same Node, '
+        + 'locale and time zone are refused. Without --host(s) a dsh scenario runs on Node 22 (dsh\'s own runtime) when it '
+        + `is found, anything else in this process; each dsh scenario's line says which Node it ran on. Node 22 is `
+        + `${NODE22_VARIABLE} when set, else the one installed beside the project by ${node22InstallCommand()} `
+        + '(which leaves the project\'s own node as it is).',
       'Goldens: the canonical projection of every deterministic scenario is compared with <name>.json in the nearest '
         + 'goldens/ folder beside the scenario\'s folder or beside one of its ancestors (up to the folder holding '
         + 'package.json); when there is none, goldens/ beside the scenario\'s folder. --goldens DIR puts them all in DIR. '

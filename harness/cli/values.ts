@@ -1,3 +1,4 @@
+import { didYouMean } from '../spelling/did-you-mean.ts'
 import { UsageError } from './usage-error.ts'
 
 /**
@@ -19,7 +20,7 @@ export function wholeNumber(option: string, text: string, min: number, max = Num
 /** One of a fixed set of names. */
 export function oneOf<const T extends string>(option: string, text: string, allowed: readonly T[]): T {
   const found = allowed.find(name => name === text)
-  if (found === undefined) throw new UsageError(`--${option}: expected one of ${allowed.join(', ')}, got "${text}"`)
+  if (found === undefined) throw new UsageError(`--${option}: expected one of ${allowed.join(', ')}, got "${text}"${didYouMean(text, allowed, name => name)}`)
   return found
 }
 

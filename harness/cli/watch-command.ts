@@ -17,7 +17,7 @@ import { OPTIONS, readExplore, readTimeout, readWorkers } from './options.ts'
 import { DEFAULT_SCENARIO_PATHS } from './scenarios.ts'
 import { nameWidth } from './summary.ts'
 import { InputError } from './usage-error.ts'
-import { moduleFilesOf } from './watched-files.ts'
+import { isEditorTemporary, moduleFilesOf } from './watched-files.ts'
 
 /** The sweep options `watch` passes on to each sweep. */
 const FORWARDED: readonly OptionSpec[] = [
@@ -110,6 +110,7 @@ class WatchSession {
   }
 
   private noticed(path: string): void {
+    if (isEditorTemporary(basename(path))) return
     this.changed.add(path)
     clearTimeout(this.timer)
     this.timer = setTimeout(() => { this.running = this.running.then(() => this.resweep()) }, SETTLE_MS)
@@ -164,7 +165,8 @@ export const watchCommand: Command = {
         + 'folders given (for new scenario files). When one changes, only the scenarios it affects are swept again, in a '
         + 'fresh process (so edited modules are imported anew), and printed with how their result compares to the last '
         + 'sweep: "as before", or "was: …". Goldens follow the sweep rules. Modules a plugin module imports are not '
-        + 'followed; save the module itself, or the scenario file, to sweep again. Stop with Ctrl-C.',
+        + 'followed; save the module itself, or the scenario file, to sweep again. The temporary and backup files editors '
+        + 'write while saving (sedXXXXXX, 4913, *~, .#*, #*#, *.swp, *___jb_tmp___, *.tmp, *.bak, …) are ignored. Stop with Ctrl-C.',
     ],
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
     options: FORWARDED.map(option => (option.name === OPTIONS.workers.name ? { ...option, default: '1' } : option)),

@@ -36,12 +36,17 @@ function rerunsOf(index: number, divergent: boolean): number {
 }
 
 /** The first part in which the explored and the rerun bytes differ, and its diff (none when they are the same bytes). */
-function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff'> {
+function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff' | 'firstDifference'> {
   const a = parseProjection(explored)
   const b = parseProjection(rerun)
   const difference = firstDifference(a, b)
   if (!difference) return { part: null, diff: '' }
-  return { part: difference.part, diff: diffPart(a, b, difference.part, [`${token} (explored)`, `${token} (rerun)`]) }
+  const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
+  return {
+    part: difference.part,
+    diff: diffPart(a, b, difference.part, [`${token} (explored)`, `${token} (rerun)`]),
+    firstDifference: located ? describeDifference(difference.part, located) : difference.part,
+  }
 }
 
 /**

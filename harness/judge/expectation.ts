@@ -7,6 +7,7 @@ import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from '../verdict/verdict.ts'
 import { tokenOf } from '../token.ts'
 import { UNCONTROLLED_CAUSES } from './analyze.ts'
+import { causeLine, followOnErrors, rootCause } from './root-cause.ts'
 import type { Exploration } from '../explore/exploration.ts'
 import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
 import { inactivityOf } from './inactivity.ts'
@@ -84,19 +85,14 @@ function inactiveProblems(scenario: Scenario, exploration: Exploration): string[
   return problems
 }
 
-/** The crash, load and turn errors of an output, said after a colon (`: crash: …; load error "…"; turn error "…"`); empty when there are none. */
-function errorsSaid(projection: Projection): string {
-  const { errors } = projection
-  const said = [
-    ...projection.crash === undefined ? [] : [`crash: ${describeCrash(projection.crash)}`],
-    ...errors.load.map(text => `load error ${JSON.stringify(text)}`),
-    ...errors.turn.map(text => `turn error ${JSON.stringify(text)}`),
-  ]
-  return said.length === 0 ? '' : `: ${said.join('; ')}`
-}
-
-/** Why a scenario did not meet its `expect:` block, one line per reason; empty when it did. */
-export function expectationProblems(scenario: Scenario, exploration: Exploration, analysis: Analysis): string[] {
+/**
+ * Why a scenario did not meet its `expect:` block, one line per reason; empty
+ * when it did. In a shard (`options.shard`) a race not found is not a
+ * problem: the merge of all shards judges it. When a failing output logged errors, the root cause comes
+ * first (its first error in boot order, at the config field it names), and
+ * the errors that followed from it are said after it.
+ */
+export function expectationProblems(scenario: Scenario, exploration: Exploration, analysis: Analysis, options: { shard?: boolean } = {}): string[] {
   const expect = scenario.expect
   const problems: string[] = []
   const explored = exploration.explored
@@ -127,16 +123,23 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
       break
     }
     case 'deterministic':
-      if (!expect.deterministic) {
+      // One shard may hold one side of a race only: whether it is found is for the merge of all shards to say.
+      if (!expect.deterministic && options.shard !== true) {
         problems.push(`expected a race, but all ${explored} explored interleavings gave identical bytes (guarantee: ${formatGuarantee(exploration.guarantee)})`)
       }
       break
   }
+  const causes: string[] = []
   for (const group of exploration.outputs) {
     const record = group.first
     const projection = parseProjection(group.json)
     const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
-    if (record.outcome !== expect.outcome) problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${errorsSaid(projection)}`)
+    const cause = rootCause(scenario, projection)
+    const before = problems.length
+    if (record.outcome !== expect.outcome) {
+      const after = followOnErrors(projection, cause)
+      problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${after.length === 0 ? '' : `; after it: ${after.join('; ')}`}`)
+    }
     if (expect.deterministic && expect.tools && record.outcome === expect.outcome && !sameList(record.tools, expect.tools)) {
       problems.push(`expected tools [${expect.tools.join(', ')}], got [${record.tools.join(', ')}] (${where})`)
     }
@@ -145,7 +148,9 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     if (expect.error !== undefined && record.outcome === expect.outcome && !errorTexts(projection).some(text => text.includes(expect.error!))) {
       problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
+    const said = cause === undefined ? undefined : causeLine(cause)
+    if (said !== undefined && problems.length > before && !causes.some(line => line.startsWith(`${said} (`))) causes.push(`${said} (${where})`)
   }
   problems.push(...inactiveProblems(scenario, exploration))
-  return problems
+  return [...causes, ...problems]
 }

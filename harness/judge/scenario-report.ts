@@ -81,8 +81,10 @@ export interface ScenarioReport {
   goldenDiff?: string
   /** Set with golden `withheld`: why the golden was not written. */
   goldenWithheld?: string
-  /** Why the scenario was not run (its target cannot run it); set exactly when the verdict is `skipped`. */
+  /** Why the scenario was not run (its target cannot run it, or this shard holds none of its interleavings); set exactly when the verdict is `skipped`. */
   skipped?: string
+  /** The shard (`3/4`) when it was skipped because this shard holds none of its interleavings: nothing to judge here; the merge of all shards judges it. */
+  emptyShard?: string
   /** Set with verdict `error` when exploring or judging this scenario failed inside loadrace: the error's message. */
   error?: string
   /**
@@ -205,6 +207,16 @@ function unexplored(scenario: Scenario, strategy: string): Omit<ScenarioReport, 
  */
 export function skippedReport(scenario: Scenario, strategy: string, reason: string): ScenarioReport {
   return { ...unexplored(scenario, strategy), space: '0', verdict: 'skipped', problems: [], skipped: reason, durationMs: 0 }
+}
+
+/**
+ * The entry of a scenario none of whose interleavings falls in this shard
+ * (its plan is smaller than the shard count): skipped, saying so; the merge
+ * of all shards judges it.
+ */
+export function emptyShardReport(scenario: Scenario, strategy: string, shard: string, planned: number, space: string, hosts: readonly string[]): ScenarioReport {
+  const reason = `shard ${shard} holds none of its ${planned} interleaving${planned === 1 ? '' : 's'}; the merge of all shards judges it`
+  return { ...skippedReport(scenario, strategy, reason), space, hosts: [...hosts], emptyShard: shard }
 }
 
 /**

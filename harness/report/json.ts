@@ -62,7 +62,13 @@ function canonicalDivergence(divergence: Divergence): Divergence {
 }
 
 function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
-  return { token: replay.token, hashes: [replay.hashes[0], replay.hashes[1]], part: replay.part, diff: replay.diff }
+  return {
+    token: replay.token,
+    hashes: [replay.hashes[0], replay.hashes[1]],
+    part: replay.part,
+    diff: replay.diff,
+    ...replay.firstDifference === undefined ? {} : { firstDifference: replay.firstDifference },
+  }
 }
 
 function canonicalHostDifference(difference: HostDifference): HostDifference {
@@ -109,6 +115,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     ...(scenario.goldenDiff === undefined ? {} : { goldenDiff: scenario.goldenDiff }),
     ...(scenario.goldenWithheld === undefined ? {} : { goldenWithheld: scenario.goldenWithheld }),
     ...(scenario.skipped === undefined ? {} : { skipped: scenario.skipped }),
+    ...(scenario.emptyShard === undefined ? {} : { emptyShard: scenario.emptyShard }),
     ...(scenario.error === undefined ? {} : { error: scenario.error }),
     ...(scenario.systemOutput === undefined ? {} : {
       systemOutput: scenario.systemOutput.map(printed => ({

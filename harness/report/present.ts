@@ -229,6 +229,22 @@ export function printedOmission(printed: PrintedOutput): string | undefined {
   return printed.omitted > 0 ? `(${printed.omitted} more characters were printed and not kept)` : undefined
 }
 
+/**
+ * Which Node a scenario ran on, e.g. `ran on Node v22.23.5 (host node22)`,
+ * and what the target had to supply to it; undefined when the report does
+ * not know (a skipped scenario).
+ */
+export function runtimeSentence(scenario: ScenarioReport): string | undefined {
+  const runtime = scenario.runtime
+  if (runtime === undefined) return undefined
+  const [first, ...others] = scenario.hosts
+  const hosts = `host ${first ?? 'current'}${others.length > 0 ? `; also on ${others.join(', ')}` : ''}`
+  const supplied = runtime.shims.length === 0 ? '' : `, supplying ${runtime.shims.join(', ')}`
+  const onNode22 = scenario.hosts.some(host => host.split('+').includes('node22'))
+  const dshOn22 = scenario.target === 'dsh' && runtime.shims.length > 0 && !onNode22 ? ': dsh runs on Node 22 (--host node22)' : ''
+  return `ran on Node ${runtime.node} (${hosts})${supplied}${dshOn22}`
+}
+
 /** The facts of one scenario run, each a short phrase, for a section's byline. */
 export function scenarioFacts(scenario: ScenarioReport): string[] {
   const outputs = scenario.distinctOutputs
@@ -241,6 +257,7 @@ export function scenarioFacts(scenario: ScenarioReport): string[] {
     ...scenario.coverage ? [`${scenario.coverage.realised} of ${scenario.coverage.total} ${scenario.coverage.strength}-orders realised`] : [],
     ...scenario.deviations ? [`${scenario.deviations.count} run${scenario.deviations.count === 1 ? '' : 's'} left the discovered space (${scenario.deviations.reason}; ${scenario.deviations.token})`] : [],
     `${outputs} distinct output${outputs === 1 ? '' : 's'}`,
+    ...scenario.runtime === undefined ? [] : [runtimeSentence(scenario)!],
     formatDuration(scenario.durationMs),
   ]
 }

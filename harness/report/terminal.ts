@@ -1,4 +1,4 @@
-import { coverage, firstLines, goldenWithheldSentence, movedSentence, partlyInactiveSentence, printedHeading, printedLines, printedOmission, replayCommand, replayTargets, resultOf, verdictText } from './present.ts'
+import { coverage, firstLines, goldenWithheldSentence, movedSentence, partlyInactiveSentence, printedHeading, printedLines, printedOmission, replayCommand, replayTargets, resultOf, runtimeSentence, verdictText } from './present.ts'
 import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { SnapshotFinding } from '../judge/snapshot.ts'
@@ -9,8 +9,9 @@ import { contributor } from '../oracle/moved.ts'
  * vitest helpers' failure messages — one line, then, for a failure,
  * everything needed to understand and replay it: the problems (they carry
  * the load and turn error texts and both hashes of an uncontrolled replay),
- * the blame pair, replay commands, and the trimmed diff of a divergence or a
- * golden mismatch. A golden written is announced under any scenario.
+ * the blame pair, where the bytes first differ, replay commands, and the
+ * trimmed diff of a divergence, of an uncontrolled rerun or of a golden
+ * mismatch. A golden written is announced under any scenario.
  */
 
 /** Replay commands listed per failed scenario. */
@@ -72,10 +73,13 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
     lines.push(...indented(`first difference: ${divergence.firstDifference}`, style))
     if (divergence.sections !== undefined) lines.push(`${INDENT}system prompt sections (before → after the swap):`, ...indented(divergence.sections, style, `${INDENT}  `))
   }
+  const rerun = scenario.uncontrolled
+  if (rerun?.firstDifference !== undefined) lines.push(...indented(`first difference: ${rerun.firstDifference}`, style))
   for (const target of replayTargets(scenario).slice(0, MAX_REPLAYS)) {
     lines.push(`${INDENT}replay (${target.label}): ${replayCommand(target.token, scenario.file)}`)
   }
   if (divergence !== null) lines.push(...trimmedDiff(`diff of the ${divergence.part} (before → after the swap):`, divergence.diff, style))
+  if (rerun !== undefined && rerun.part !== null && rerun.diff !== '') lines.push(...trimmedDiff(`diff of the ${rerun.part} (explored → rerun):`, rerun.diff, style))
   if (scenario.goldenDiff !== undefined) {
     const accept = scenario.golden === 'withheld' ? '' : '; accept it with --update-goldens (-u)'
     lines.push(...trimmedDiff(`diff against the golden (golden → this sweep)${accept}:`, scenario.goldenDiff, style))
@@ -133,12 +137,15 @@ export interface BlockOptions {
 }
 
 /**
- * The line of a scenario and what follows it: the failure details and what
- * the system printed (for a failure, or with `showOutput`), and a golden
- * written.
+ * The line of a scenario and what follows it: which Node a dsh scenario ran
+ * on (its packages declare Node 22, which loadrace may not have found), the
+ * failure details and what the system printed (for a failure, or with
+ * `showOutput`), and a golden written.
  */
 export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN, options: BlockOptions = {}): string[] {
   const lines = [scenarioLine(scenario, nameWidth, style)]
+  const runtime = scenario.target === 'dsh' ? runtimeSentence(scenario) : undefined
+  if (runtime !== undefined) lines.push(`${INDENT}${style.dim(runtime)}`)
   const failed = resultOf(scenario) === 'failed'
   if (failed) lines.push(...failureDetails(scenario, style))
   if (failed || options.showOutput === true) lines.push(...printedDetails(scenario, style))

@@ -11,6 +11,8 @@ export interface Hint {
   allowed: string
   /** For a fixed set of names: a string outside it reads `unknown <noun> "x"`. */
   noun?: string
+  /** That set of names, for "did you mean". */
+  names?: readonly string[]
 }
 
 const hints = new WeakMap<object, Hint>()

@@ -30,7 +30,7 @@ function oneOf<const T extends string>(names: readonly T[]) {
 
 /** The hint of a `oneOf` node: a string outside the set reads `unknown <noun> "x"`. */
 function oneOfHint(noun: string, names: readonly string[]) {
-  return { noun, expected: `a known ${noun}`, allowed: `one of ${names.join(', ')}` }
+  return { noun, names, expected: `a known ${noun}`, allowed: `one of ${names.join(', ')}` }
 }
 
 /**

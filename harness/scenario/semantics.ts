@@ -10,6 +10,7 @@ import { PLUGIN_KINDS, PLUGINS_ALLOWED, SCENARIO_NAME } from './schema.ts'
 import { isRecord } from './record.ts'
 import { HOST_FORMS, HostError, parseHost } from '../hosts/host.ts'
 import { showValue } from './show.ts'
+import { didYouMean } from '../spelling/did-you-mean.ts'
 import type { FieldPath, Problem } from './problem.ts'
 
 const LISTENER_ACTIONS = ['append', 'prepend', 'reverse', 'remove']
@@ -131,7 +132,7 @@ function checkWhenReferences(entry: Record<string, unknown>, path: FieldPath, id
       if (typeof ref !== 'string') return
       const refPath = [...path, 'when', list, index]
       if (ref === self) out.push(at(refPath, `${JSON.stringify(ref)} is this plugin itself`, allowed))
-      else if (!ids.includes(ref)) out.push(at(refPath, `unknown plugin id ${JSON.stringify(ref)}`, allowed))
+      else if (!ids.includes(ref)) out.push(at(refPath, `unknown plugin id ${JSON.stringify(ref)}${didYouMean(ref, ids)}`, allowed))
     })
   }
   return out
@@ -187,7 +188,7 @@ function checkInactive(value: Record<string, unknown>): Problem[] {
     ...value.services === 'entries' ? RESERVED_SERVICE_IDS : [],
   ]
   return expect.inactive.flatMap((id: unknown, index): Problem[] => typeof id !== 'string' || ids.includes(id) ? [] : [
-    at(['expect', 'inactive', index], `unknown entry id ${JSON.stringify(id)}`, `ids of this file's entries: ${ids.join(', ')}`),
+    at(['expect', 'inactive', index], `unknown entry id ${JSON.stringify(id)}${didYouMean(id, ids)}`, `ids of this file's entries: ${ids.join(', ')}`),
   ])
 }
 

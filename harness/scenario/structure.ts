@@ -9,6 +9,7 @@ import Schema from '@deepseek-ai/schemastery'
 import { hintOf, type Hint } from './hints.ts'
 import { isRecord } from './record.ts'
 import { showValue } from './show.ts'
+import { didYouMean } from '../spelling/did-you-mean.ts'
 import type { FieldPath, Problem } from './problem.ts'
 
 const CONTAINER_TYPES = new Set(['object', 'dict', 'array', 'tuple'])
@@ -20,7 +21,7 @@ function hintFor(schema: Schema): Hint {
 function mismatch(path: FieldPath, schema: Schema, value: unknown): Problem {
   const hint = hintFor(schema)
   const problem = hint.noun !== undefined && typeof value === 'string'
-    ? `unknown ${hint.noun} ${showValue(value)}`
+    ? `unknown ${hint.noun} ${showValue(value)}${didYouMean(value, hint.names ?? [])}`
     : `expected ${hint.expected}, got ${showValue(value)}`
   return { path, problem, allowed: hint.allowed, anchor: 'value' }
 }
@@ -54,7 +55,7 @@ function walkObject(value: Record<string, unknown>, schema: Schema, path: FieldP
     } else {
       out.push({
         path: [...path, key],
-        problem: `unknown key ${JSON.stringify(key)}`,
+        problem: `unknown key ${JSON.stringify(key)}${didYouMean(key, known)}`,
         allowed: `allowed keys: ${known.join(', ')}`,
         anchor: 'key',
       })

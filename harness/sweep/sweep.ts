@@ -23,7 +23,8 @@ import type { HostRun } from '../judge/host-comparison.ts'
 import { CURRENT_HOST, isCurrentProcess, node22Binary, nodeBinaryOf, parseHost, type Host } from '../hosts/host.ts'
 import type { Space } from '../space/space.ts'
 import { onHost, withOverrides } from '../scenario/overrides.ts'
-import { internalErrorReport, scenarioReport, skippedReport } from '../judge/scenario-report.ts'
+import { emptyShardReport, internalErrorReport, scenarioReport, skippedReport } from '../judge/scenario-report.ts'
+import { planFor } from '../explore/plan.ts'
 import { formatShard } from '../explore/shard.ts'
 
 export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
@@ -85,6 +86,8 @@ export interface JudgeOptions {
   otherHosts?: readonly HostRun[] | HostDifference
   /** The exploration was cut short: report it without replays or minimisation. */
   interrupted?: boolean
+  /** The exploration is one shard of a sweep: a race it does not hold is for the merge to find. */
+  shard?: boolean
 }
 
 /**
@@ -98,8 +101,8 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
     ? interruptedAnalysis(exploration)
     : await analyze(scenario, exploration, cache, options.otherHosts)
   const snapshot = interrupted || analysis.verdict === 'error' ? undefined : await judgeSnapshot(scenario, exploration, cache)
-  const problems = expectationProblems(scenario, exploration, analysis)
-  const snapshotFailure = snapshot && snapshotProblem(snapshot)
+  const problems = expectationProblems(scenario, exploration, analysis, { shard: options.shard === true })
+  const snapshotFailure = snapshot && snapshotProblem(snapshot, { shard: options.shard === true })
   if (snapshotFailure !== undefined) problems.push(snapshotFailure)
   if (interrupted) problems.unshift('interrupted before the exploration finished')
   const overridden = scenario.variant !== original.variant || scenario.target !== original.target
@@ -154,6 +157,11 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
     return { scenario: onThisHost, exploration, cache: new RunCache(runnerOf(host), onThisHost) }
   }
   const first = await explored(hosts[0]!)
+  // A plan smaller than the shard count leaves some shards without any of its interleavings: nothing to judge there.
+  if (options.shard !== undefined && first.exploration.ran === 0 && options.signal?.aborted !== true) {
+    const planned = planFor(first.scenario, { ...options, onProgress: undefined }, first.exploration.space).schedules.length
+    return emptyShardReport(first.scenario, options.strategy, formatShard(options.shard), planned, first.exploration.size.toString(), hosts.map(host => host.name))
+  }
   const otherHosts: HostRun[] = []
   // Every other host runs the plan of the space the first host discovered, so positions compare.
   for (const host of hosts.slice(1)) otherHosts.push(await explored(host, first.exploration.space))
@@ -163,6 +171,7 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
     hosts: hosts.map(host => host.name),
     otherHosts,
     interrupted: options.signal?.aborted === true,
+    shard: options.shard !== undefined,
   }, started)
 }
 

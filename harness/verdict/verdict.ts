@@ -17,6 +17,8 @@ export interface UncontrolledReplay {
   part: DivergencePart | null
   /** Unified diff of that part (explored → rerun); empty when `part` is null. */
   diff: string
+  /** Where that part first differs, readable (`header.tools[1].name, column 2:` and the lines around it); absent when `part` is null. */
+  firstDifference?: string
 }
 
 /** The same interleaving, run on two hosts, gave different bytes: a host dependence, not an order bug. */

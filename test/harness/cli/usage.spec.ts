@@ -97,6 +97,12 @@ describe('usage errors exit 2 with one line naming the option, writing nothing',
     [['merge', 'shards'], /--report: required/],
     [['merge', '--report', 'out'], /missing DIR/],
     [['list', '--budget', '5'], /unknown option --budget/],
+    [['swep'], /^loadrace: unknown command swep; did you mean sweep\? \(commands: /],
+    [['--verison'], /^loadrace: unknown option --verison; did you mean --version\? /],
+    [['sweep', '--budgett', '5'], /^loadrace sweep: unknown option --budgett; did you mean --budget\? \(see loadrace sweep --help\)$/m],
+    [['sweep', '--updat-goldens'], /unknown option --updat-goldens; did you mean --update-goldens\?/],
+    [['sweep', '--strategy', 'exhaustiv'], /--strategy: expected one of auto, exhaustive, random, pct, cover, got "exhaustiv"; did you mean exhaustive\?$/m],
+    [['replay', 'x@canonical:a', '--host', 'nod22'], /host "nod22": unknown facet "nod22"; did you mean node22\?/],
   ]
 
   for (const [args, message] of cases) {

@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PAIR, startCli } from '../../support/cli.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
+
+const exec = promisify(execFile)
 
 let dir: FixtureDir
 
@@ -84,5 +88,33 @@ describe('loadrace watch', () => {
     }
     const run = await watcher.done
     expect(run.code).toBe(130)
+  }, 180_000)
+
+  it('ignores the temporary and backup files editors write beside a file they save', async () => {
+    const own = await fixtureDir()
+    await own.write('package.json', '{"private":true}\n')
+    await own.write('checks/plugins/summarize.mjs', STEADY)
+    await own.write('checks/summarize.yml', SCENARIO)
+    const watcher = startCli(['watch', 'checks'], { cwd: own.root })
+    try {
+      const stdout = () => watcher.output().stdout
+      await until(stdout, text => /✓ {2}summarize/.test(text), 'the first sweep')
+      const seen = stdout().length
+      const plugins = join(own.root, 'checks', 'plugins')
+      // What vim, emacs, JetBrains IDEs and others leave beside a file while saving it, and a backup of the scenario.
+      for (const name of ['4913', 'summarize.mjs~', '.summarize.mjs.swp', '#summarize.mjs#', 'summarize.mjs___jb_tmp___', 'summarize.mjs.tmp', 'summarize.mjs.bak']) {
+        await writeFile(join(plugins, name), STEADY)
+      }
+      await writeFile(join(own.root, 'checks', 'summarize.yml~'), SCENARIO)
+      await writeFile(join(own.root, 'checks', '.#summarize.yml'), SCENARIO)
+      // GNU sed -i writes the new text to a temporary file (sedXXXXXX) in the same folder, then renames it over the module.
+      await exec('sed', ['-i', 's|^export default|// saved\\nexport default|', join(plugins, 'summarize.mjs')])
+      const after = (await until(stdout, text => text.slice(seen).includes('    as before') || text.slice(seen).includes('    was: '), 'the re-sweep')).slice(seen)
+      expect(after).toMatch(/^\n\[\d\d:\d\d:\d\d\] changed: checks\/plugins\/summarize\.mjs\n✓ {2}summarize {2}.*\n {4}as before\n$/)
+      expect(after).not.toMatch(/sed[A-Za-z0-9]{6}|4913|~|\.swp|#|jb_tmp|\.tmp|\.bak/)
+    } finally {
+      watcher.child.kill('SIGINT')
+    }
+    expect((await watcher.done).code).toBe(130)
   }, 180_000)
 })

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../../harness/report/markdown.ts'
+import { scenarioBlock } from '../../../harness/report/terminal.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { REPLAYS } from '../../../harness/judge/analyze.ts'
 import { inProcessRunner, type Runner } from '../../../harness/runners/runner.ts'
@@ -133,5 +134,19 @@ describe('uncontrolled nondeterminism', () => {
     expect(report.verdict).toBe('divergent')
     expect(report.uncontrolled).toBeUndefined()
     expect(report.passed).toBe(true)
+  }, 60_000)
+
+  it('shows in the terminal, like a divergence, where the rerun first differs and the diff of that part', async () => {
+    const report = await sweepStateful(2, 2)
+    const third = report.outputs[2]!
+    const lines = scenarioBlock(report, report.name.length)
+    const first = lines.findIndex(line => line.startsWith('    first difference: '))
+    expect(lines[first]).toMatch(/^ {4}first difference: header\.tools\[\d\]\.name, column \d+:$/)
+    const diff = lines.indexOf('    diff of the header (explored → rerun):')
+    expect(diff).toBeGreaterThan(first)
+    expect(lines.slice(diff + 1, diff + 3)).toEqual([`    --- ${third.token} (explored)`, `    +++ ${third.token} (rerun)`])
+    expect(lines.slice(diff)).toContainEqual(expect.stringMatching(/^ {4}\+ +"name": "stale"$/))
+    // The problem line, with both hashes, stays first.
+    expect(lines[1]).toContain(`explored ${third.hash}, rerun ${report.uncontrolled!.hashes[1]}`)
   }, 60_000)
 })

@@ -129,8 +129,21 @@ describe('structural errors', () => {
 
   it('names an unknown variant and lists every variant', async () => {
     expect(await lineOf(minimal('variant: canonicl\n'))).toBe(
-      `x.yml: variant: unknown variant "canonicl" (one of ${VARIANT_NAMES.join(', ')})`,
+      `x.yml: variant: unknown variant "canonicl"; did you mean "canonical"? (one of ${VARIANT_NAMES.join(', ')})`,
     )
+  })
+
+  it('says which known key or name a misspelt one is nearest to', async () => {
+    expect(await lineOf(minimal('descripton: x\n'))).toBe(
+      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, expect)',
+    )
+    expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\nexpcet: { outcome: completed }\n')).toEqual(['expcet', 'unknown key "expcet"; did you mean "expect"?'])
+    expect(await pathAndProblem(minimal('config: { tolOrder: [a] }\n'))).toEqual(['config.tolOrder', 'unknown key "tolOrder"; did you mean "toolOrder"?'])
+    expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\nexpect: { outcome: complted }\n')).toEqual(['expect.outcome', 'unknown outcome "complted"; did you mean "completed"?'])
+    expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\nexpect: { outcome: load-eror }\n')).toEqual(['expect.outcome', 'unknown outcome "load-eror"; did you mean "load-error"?'])
+    expect(await pathAndProblem(entry('    fault: aply-throws\n'))).toEqual(['plugins[0].fault', 'unknown fault "aply-throws"; did you mean "apply-throws"?'])
+    expect(await pathAndProblem(entry('    tools: [x]\n    injcet: [tools]\n'))).toEqual(['plugins[0].injcet', 'unknown key "injcet"; did you mean "inject"?'])
+    expect(await pathAndProblem('plugins:\n  - { id: tool-fs, tools: [x] }\nexpect: { outcome: completed, inactive: [tool-sf] }\n')).toEqual(['expect.inactive[0]', 'unknown entry id "tool-sf"; did you mean "tool-fs"?'])
   })
 
   it('reports the example batch error exactly', async () => {
@@ -169,7 +182,7 @@ describe('structural errors', () => {
     ['invariant: yes\n', 'invariant', 'expected true or false, got "yes"'],
     ['description: [a, b]\n', 'description', 'expected a string, got ["a", "b"]'],
     ['config: [persona]\n', 'config', 'expected a mapping, got ["persona"]'],
-    ['config: { tolOrder: [a] }\n', 'config.tolOrder', 'unknown key "tolOrder"'],
+    ['config: { tolOrder: [a] }\n', 'config.tolOrder', 'unknown key "tolOrder"; did you mean "toolOrder"?'],
     ['config: { persona: 3 }\n', 'config.persona', 'expected a string, got 3'],
     ['config: { toolOrder: zulu }\n', 'config.toolOrder', 'expected a list of tool names, got "zulu"'],
     ['config: { toolOrder: }\n', 'config.toolOrder', 'expected a list of tool names, got null'],
