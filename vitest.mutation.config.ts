@@ -21,7 +21,7 @@ export default defineConfig({
       'test/harness/projection/*.spec.ts',
       'test/harness/oracle/*.spec.ts',
       // skipped.spec.ts changes the working directory, which a worker thread (Stryker's vitest pool) cannot.
-      'test/harness/judge/{uncontrolled,partly-inactive,expected-header}.spec.ts',
+      'test/harness/judge/{analyze,uncontrolled,partly-inactive,expected-header,expectation}.spec.ts',
     ],
   },
 })

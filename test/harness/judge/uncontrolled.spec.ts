@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../../harness/report/markdown.ts'
 import { scenarioBlock } from '../../../harness/report/terminal.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
-import { REPLAYS } from '../../../harness/judge/analyze.ts'
+import { REPLAYS, uncontrolledReplay } from '../../../harness/judge/analyze.ts'
+import { explore } from '../../../harness/explore/explore.ts'
+import { RunCache } from '../../../harness/runners/run-cache.ts'
 import { inProcessRunner, type Runner } from '../../../harness/runners/runner.ts'
 import { workerPool } from '../../../harness/runners/worker-pool.ts'
 import { assembleReport, sweepScenario } from '../../../harness/sweep/sweep.ts'
@@ -99,6 +101,23 @@ describe.each(RUNNERS)('an exploration that found a single output (%s)', (_, mak
       expect(report.passed).toBe(false)
     } finally {
       await runner.close()
+    }
+  }, 60_000)
+})
+
+describe('how often each output is rerun', () => {
+  it('the first output twice and every other once; both sides of a divergence four times', async () => {
+    expect(REPLAYS).toEqual({ output: 1, baseline: 2, divergence: 4 })
+    const dir = await fixtureDir()
+    // Three tool plugins in registration order: every one of the 3! orders is its own output.
+    const scenario = await loadScenario(await dir.write('race.yml', 'name: race3\napp: none\nvariant: registration-order\nplugins:\n  - { id: ta, tools: [ta] }\n  - { id: tb, tools: [tb] }\n  - { id: tc, tools: [tc] }\nexpect:\n  outcome: completed\n  deterministic: false\n'))
+    const runner = inProcessRunner()
+    const exploration = await explore(scenario, runner, { strategy: 'exhaustive', budget: 100, seed: '0' })
+    expect(exploration.outputs).toHaveLength(6)
+    for (const [divergent, reruns] of [[false, 2 + 5], [true, 4 + 4 + 4]] as const) {
+      const cache = new RunCache(runner, scenario)
+      expect(await uncontrolledReplay(scenario, exploration.outputs, cache, divergent)).toBeNull()
+      expect(cache.count).toBe(reruns)
     }
   }, 60_000)
 })
