@@ -135,7 +135,6 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
     const projection = parseProjection(group.json)
     const where = `${group.count} of ${explored} interleavings, first ${tokenOf(scenario, replayableSchedule(record))}`
     const cause = rootCause(scenario, projection)
-    const before = problems.length
     if (record.outcome !== expect.outcome) {
       const after = followOnErrors(projection, cause)
       problems.push(`expected outcome ${expect.outcome}, got ${record.outcome} (${where})${after.length === 0 ? '' : `; after it: ${after.join('; ')}`}`)
@@ -149,7 +148,8 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
       problems.push(`expected an error containing ${JSON.stringify(expect.error)}, got ${JSON.stringify(errorTexts(projection))} (${where})`)
     }
     const said = cause === undefined ? undefined : causeLine(cause)
-    if (said !== undefined && problems.length > before && !causes.some(line => line.startsWith(`${said} (`))) causes.push(`${said} (${where})`)
+    // The root cause explains an unexpected outcome; an expected one whose details differ says them itself.
+    if (said !== undefined && record.outcome !== expect.outcome && !causes.some(line => line.startsWith(`${said} (`))) causes.push(`${said} (${where})`)
   }
   problems.push(...inactiveProblems(scenario, exploration))
   return [...causes, ...problems]

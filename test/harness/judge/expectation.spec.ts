@@ -60,11 +60,12 @@ describe('the outcome, tools, header and error of every distinct output', () => 
     expect(expectationProblems(s, exploration([output(completed(['a', 'b']), 2, ['a', 'b'])]), DETERMINISTIC)).toEqual([])
   })
 
-  it('another outcome: the count, the first token, and the errors it showed', async () => {
+  it('another outcome: its root cause first, then the count and the first token', async () => {
     const s = await scenario('  outcome: completed\n')
     const failed = output({ observation: observed(['a']), loadErrors: ['plugin "b" failed to apply'], stuck: null }, 2, ['b', 'a'])
     expect(expectationProblems(s, exploration([failed]), DETERMINISTIC)).toEqual([
-      'expected outcome completed, got load-error (2 of 2 interleavings, first s@canonical:b,a): load error "plugin \\"b\\" failed to apply"',
+      'first load error: "plugin \\"b\\" failed to apply" (2 of 2 interleavings, first s@canonical:b,a)',
+      'expected outcome completed, got load-error (2 of 2 interleavings, first s@canonical:b,a)',
     ])
   })
 
@@ -82,7 +83,8 @@ describe('the outcome, tools, header and error of every distinct output', () => 
     // Another outcome is said once, as such, and the tools are not compared.
     const turnFailed = output({ observation: observed(['b', 'a'], ['no']), loadErrors: [], stuck: null }, 1, ['a', 'b'])
     expect(expectationProblems(s, exploration([turnFailed]), DETERMINISTIC)).toEqual([
-      'expected outcome completed, got turn-error (1 of 1 interleavings, first s@canonical:a,b): turn error "no"',
+      'first turn error: "no" (1 of 1 interleavings, first s@canonical:a,b)',
+      'expected outcome completed, got turn-error (1 of 1 interleavings, first s@canonical:a,b)',
     ])
     // A scenario that expects a race states no tools order.
     const race = await scenario('  outcome: completed\n  tools: [a, b]\n  deterministic: false\n')
@@ -109,7 +111,8 @@ describe('the outcome, tools, header and error of every distinct output', () => 
     const crashed = output({ observation: undefined, loadErrors: [], stuck: null, crash: { kind: 'exit', entry: 'b', code: 7 } }, 2, ['a', 'b'])
     expect(expectationProblems(crash, exploration([crashed]), DETERMINISTIC)).toEqual([])
     expect(expectationProblems(await scenario('  outcome: completed\n'), exploration([crashed]), DETERMINISTIC)).toEqual([
-      'expected outcome completed, got crashed (2 of 2 interleavings, first s@canonical:a,b): crash: entry b called process.exit(7)',
+      'crash: entry b called process.exit(7) (2 of 2 interleavings, first s@canonical:a,b)',
+      'expected outcome completed, got crashed (2 of 2 interleavings, first s@canonical:a,b)',
     ])
   })
 })
