@@ -2,8 +2,10 @@
  * The steps a README section shows, in order: files to write (a code block
  * whose info string names `file=PATH`), commands to run (each line of a `sh`
  * block; `# exit N` says the exit code it must end with, 0 otherwise), and
- * the output a command must print (a `text` block right after its command:
- * every non-empty line, in order, must be a line of what it printed). And
+ * the output a command must print (a `text` block right after the `sh` block
+ * of its command, with nothing but blank lines between them: every non-empty
+ * line, in order, must be a line of what it printed; a `text` block after
+ * prose illustrates and is not checked). And
  * which sections the adoption tests follow, so that every command the README
  * shows is run by one of them.
  */
@@ -49,7 +51,11 @@ const FENCE = /^```([^\n]*)\n([\s\S]*?)^```$/gm
 /** The steps of a section. */
 export function stepsOf(section: string): Step[] {
   const steps: Step[] = []
-  for (const [, info, body] of section.matchAll(FENCE)) {
+  let shEnd = -1
+  for (const match of section.matchAll(FENCE)) {
+    const [whole, info, body] = match
+    const follows = shEnd >= 0 && section.slice(shEnd, match.index).trim() === ''
+    shEnd = -1
     const [language] = info!.trim().split(/\s+/)
     const file = /(?:^|\s)file=(\S+)/.exec(info!)?.[1]
     if (file !== undefined) {
@@ -61,9 +67,10 @@ export function stepsOf(section: string): Step[] {
         const exit = /#\s*exit (\d+)/.exec(text)?.[1]
         steps.push({ kind: 'command', line, exit: exit === undefined ? 0 : Number(exit), output: [] })
       }
-    } else if (language === 'text') {
+      shEnd = match.index + whole.length
+    } else if (language === 'text' && follows) {
       const last = steps.at(-1)
-      if (last?.kind !== 'command') throw new Error(`a text block follows no command:\n${body}`)
+      if (last?.kind !== 'command') throw new Error(`a text block follows an sh block without a command:\n${body}`)
       last.output = body!.split('\n').map(line => line.trimEnd()).filter(line => line !== '')
     }
   }

@@ -76,6 +76,7 @@ describe('a snapshot finding', () => {
   it('is one line under a scenario that passed, naming the sides, the blame and what it moves', () => {
     expect(scenarioBlock(pinsOne, 14)).toEqual([
       expect.stringMatching(/^✓ {2}dsh-pty-tools/),
+      '    ran on Node v22.23.5 (host current)',
       '    snapshot tests/snapshots/pty-tools pins one load order: 5 of 24 interleavings give the pinned files, blame base.pty ↔ base.acp-agent, moving section tool:jobs (base.acp-agent › tool-jobs) and section tool:pty (base.tool-terminal) (as expected)',
     ])
   })
