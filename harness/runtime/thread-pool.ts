@@ -6,13 +6,18 @@
  * Each finishes by calling back into JavaScript, so while one is in flight
  * the system is not at rest and not stuck, though no listed resource says so.
  *
- * Seen through an async hook: a crypto job is pending from its creation to
- * its callback; a zlib handle is pending from each asynchronous `write` it is
+ * Seen through an async hook: a crypto job run asynchronously (Node gives it
+ * its `ondone` callback before it runs it) is pending from its creation to
+ * that callback; a job run synchronously (`randomFillSync`, and
+ * `randomUUID`'s cache refills built on it) never calls back, and is not
+ * counted; a zlib handle is pending from each asynchronous `write` it is
  * given to the callback that write produces.
  */
 import { createHook } from 'node:async_hooks'
 
 const pending = new Set<number>()
+/** Crypto jobs created and not yet called back, until it is known whether they run asynchronously. */
+const jobs = new Map<number, WeakRef<{ ondone?: unknown }>>()
 
 /** Resource types of one-shot thread-pool jobs (crypto's `…REQUEST` jobs); file-system and DNS requests are listed by Node and counted there. */
 function isThreadPoolJob(type: string): boolean {
@@ -34,19 +39,26 @@ const hook = createHook({
         return write.apply(this, args)
       }
     } else if (isThreadPoolJob(type)) {
-      pending.add(id)
+      jobs.set(id, new WeakRef(resource as { ondone?: unknown }))
     }
   },
   before(id) {
     pending.delete(id)
+    jobs.delete(id)
   },
   destroy(id) {
     pending.delete(id)
+    jobs.delete(id)
   },
 })
 hook.enable()
 
 /** Whether a zlib step or a crypto job is running on the thread pool: work that will call back when it completes. */
 export function threadPoolWorkInFlight(): boolean {
-  return pending.size > 0
+  // A job is created, given its callback and run in one synchronous span, so
+  // by the time anyone asks, a job without a callback ran synchronously.
+  for (const [id, job] of jobs) {
+    if (typeof job.deref()?.ondone !== 'function') jobs.delete(id)
+  }
+  return pending.size > 0 || jobs.size > 0
 }
