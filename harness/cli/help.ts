@@ -23,6 +23,7 @@ export const EXIT_CODE_ROWS: readonly (readonly [string, string])[] = [
   [String(EXIT.failed), 'a finding: a scenario failed, a cell mismatched, the targets differ, two replays differ; or nothing ran or nothing was compared (every scenario skipped); or the run failed'],
   [String(EXIT.usage), 'bad input: a usage error, a malformed scenario file, a plugin module that cannot be loaded, a replay token that cannot be replayed; one line on stderr, nothing written'],
   [String(EXIT.internal), 'internal error: judging a scenario failed inside loadrace (verdict error); the other scenarios and every report file were written'],
+  [String(EXIT.unjudged), 'loadrace test judged nothing: the command was not found, ran no test, or started no process with a cordis loader (so no load order was controlled); one line on stderr'],
   [String(EXIT.interrupted), 'interrupted (SIGINT, Ctrl-C; how watch stops); a partial report was written'],
   [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written'],
 ]

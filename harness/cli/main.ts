@@ -12,11 +12,12 @@ import { mergeCommand } from './merge-command.ts'
 import { replayCommand } from './replay-command.ts'
 import { snapshotsCommand } from './snapshots-command.ts'
 import { sweepCommand } from './sweep-command.ts'
+import { testModeCommand } from './test-command.ts'
 import { watchCommand } from './watch-command.ts'
 import { EXIT, InputError, UsageError } from './usage-error.ts'
 
 /** Every command, in the order `loadrace --help` lists them. */
-export const COMMANDS: readonly Command[] = [sweepCommand, watchCommand, replayCommand, mergeCommand, listCommand, snapshotsCommand, matrixCommand, diffTargetsCommand]
+export const COMMANDS: readonly Command[] = [sweepCommand, testModeCommand, watchCommand, replayCommand, mergeCommand, listCommand, snapshotsCommand, matrixCommand, diffTargetsCommand]
 
 /** The options of `loadrace` itself, before any command. */
 const PROGRAM_OPTIONS: readonly string[] = ['--help', '-h', '--version']

@@ -8,6 +8,8 @@ export const EXIT = {
   usage: 2,
   /** Internal error: judging a scenario failed inside loadrace (its verdict is `error`); every other scenario and every report file was still written. */
   internal: 3,
+  /** `loadrace test` judged nothing: the command was not found, ran no test, or started no process with a cordis loader. */
+  unjudged: 4,
   /** Interrupted by SIGINT. */
   interrupted: 130,
   /** Terminated by SIGTERM. */

@@ -4,7 +4,7 @@ import type { Crash, Outcome, StuckInfo } from '../verdict/outcome.ts'
 
 /** A loader entry whose plugin never became active, and why. */
 export interface InactiveEntry {
-  /** The entry's label (its id; see `scenario/entry-labels.ts`). */
+  /** The entry's label (its id; see `scenario/entry-labels.js`). */
   id: string
   /** `waiting`: a service it injects never appeared; `failed`: its config was rejected or apply threw; `not-imported`: its module failed to import; `disabled`. */
   reason: 'waiting' | 'failed' | 'not-imported' | 'disabled' | string

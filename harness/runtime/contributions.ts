@@ -15,7 +15,7 @@
  */
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/cordis-plugin-loader'
-import { entryLabel } from '../scenario/entry-labels.ts'
+import { entryLabel } from '../scenario/entry-labels.js'
 
 /** The owner of something the base composition registered itself. */
 export const BASE_OWNER = '(base)'

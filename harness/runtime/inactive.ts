@@ -8,7 +8,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Entry, Loader } from '@deepseek-ai/cordis-plugin-loader'
-import { entryLabel } from '../scenario/entry-labels.ts'
+import { entryLabel } from '../scenario/entry-labels.js'
 import type { InactiveEntry } from '../projection/projection.ts'
 
 /** cordis's `FiberState` values (a const enum, so there is no runtime object to import). */

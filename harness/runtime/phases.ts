@@ -1,6 +1,6 @@
 import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import type { PluginHost } from '../plugins/tool-plugin.ts'
-import { entryLabel } from '../scenario/entry-labels.ts'
+import { entryLabel } from '../scenario/entry-labels.js'
 import { watchContributions } from './contributions.ts'
 import { driveSchedule } from './drive.ts'
 import { rootMount, settlementOf } from './entries.ts'

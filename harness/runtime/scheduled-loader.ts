@@ -1,7 +1,7 @@
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import type { Entry, EntryTree, Loader } from '@deepseek-ai/cordis-plugin-loader'
 import type { Include } from '@deepseek-ai/cordis-plugin-include'
-import { entryLabel as labelOfLoaderId } from '../scenario/entry-labels.ts'
+import { entryLabel as labelOfLoaderId } from '../scenario/entry-labels.js'
 import type { System } from '../system/system.ts'
 import { attributeFibersBy, attributeFibersOf } from './sut-context.ts'
 
@@ -14,7 +14,7 @@ export type ImportHook = (entryId: string, specifier: string) => Promise<unknown
 /** The import hook of each interleaving, by the root context it runs in. */
 const hooks = new WeakMap<Context, ImportHook>()
 
-/** The operation label of a loader entry: its loader id mapped into the label alphabet (see `scenario/entry-labels.ts`). */
+/** The operation label of a loader entry: its loader id mapped into the label alphabet (see `scenario/entry-labels.js`). */
 export function entryLabel(entry: Entry): string {
   return labelOfLoaderId(entry.id)
 }

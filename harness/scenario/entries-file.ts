@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { load as loadYaml } from 'js-yaml'
 import type { System } from '../system/system.ts'
 import type { EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
-import { entryLabel, LOADER_ID_SEPARATOR } from './entry-labels.ts'
+import { entryLabel, LOADER_ID_SEPARATOR } from './entry-labels.js'
 import type { ScenarioErrorFields } from './errors.ts'
 import { isLoaded, loadModule, type LoadedModule } from './modules.ts'
 import { isRecord } from './record.ts'
@@ -29,7 +29,7 @@ const MAX_NESTING = 16
 
 /** One entry of the tree, as the loader will hold it. */
 export interface TreeEntry {
-  /** loadrace's name of the entry (see `entry-labels.ts`). */
+  /** loadrace's name of the entry (see `entry-labels.js`). */
   label: string
   /** The loader's id below the bootstrap include (nested ids joined by `:`). */
   id: string

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * How loadrace names a loader entry. A scenario's plugin ids and a
  * cordis.yml's entry ids become operation labels (in schedules, replay
@@ -11,6 +12,10 @@
  * alphabet as `_`, and an `x` in front when the result would not start with a
  * letter or digit. `tool-fs` stays `tool-fs`; `base:tool-cordis` (entry
  * `tool-cordis` of the include entry `base`) is `base.tool-cordis`.
+ *
+ * Plain JavaScript: the preload of `loadrace test` (`harness/preload/`) names
+ * the entries of the system's own loader with it, inside processes that have
+ * no TypeScript loader.
  */
 
 /** The id of the include entry a cordis.yml is mounted under (dsh's app boot pins the same id). */
@@ -21,8 +26,12 @@ export const LOADER_ID_SEPARATOR = ':'
 
 const OUTSIDE_ALPHABET = /[^A-Za-z0-9._-]/g
 
-/** The label of the loader entry `loaderId` (its `Entry#id`). */
-export function entryLabel(loaderId: string): string {
+/**
+ * The label of the loader entry `loaderId` (its `Entry#id`).
+ * @param {string} loaderId
+ * @returns {string}
+ */
+export function entryLabel(loaderId) {
   const prefix = BOOTSTRAP_INCLUDE_ID + LOADER_ID_SEPARATOR
   const below = loaderId.startsWith(prefix) ? loaderId.slice(prefix.length) : loaderId
   const mapped = below.split(LOADER_ID_SEPARATOR).map(part => part.replace(OUTSIDE_ALPHABET, '_')).join('.')

@@ -1,0 +1,143 @@
+import { rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseShard, formatShard } from '../explore/shard.ts'
+import { writeFilesAtomically } from '../report/write.ts'
+import { STRATEGY_NAMES } from '../strategies/index.ts'
+import { testCommand } from '../suite/command-line.ts'
+import { findingLines, renderSuiteHtml, renderSuiteJson, renderSuiteJunit, renderSuiteMarkdown, suiteReport } from '../suite/report.ts'
+import { testKey } from '../suite/results.ts'
+import type { RunPlace } from '../suite/suite-run.ts'
+import { NothingJudged, replayOrder, testSuite } from '../suite/test-suite.ts'
+import { isFinding, type TestFinding } from '../suite/verdict.ts'
+import { valueOf, type CommandSpec } from './args.ts'
+import type { Command } from './command.ts'
+import { OPTIONS } from './options.ts'
+import { watchInterruptions } from './interrupt.ts'
+import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
+import { EXIT, UsageError } from './usage-error.ts'
+
+/** Where the report goes when `--report` is not given. */
+const DEFAULT_TEST_REPORT = 'reports/test'
+/** `loadrace test`'s own defaults: a schedule and its reverse, each side of a differing test rerun twice. */
+const TEST_DEFAULTS = { strategy: 'cover', strength: 2, budget: 50, reruns: 2 } as const
+
+const spec: CommandSpec = {
+  name: 'test',
+  summary: 'run your own test command under every load order, one verdict per test',
+  synopsis: 'test [options] -- <command…>',
+  description: [
+    'Runs the command once unperturbed (the reference run), then once per schedule of the plan, with loadrace\'s preload in every Node process it starts (appended to NODE_OPTIONS): each cordis loader those processes boot releases its entries\' imports in the order the schedule gives its configuration (cordis.yml). The suite\'s own assertions judge: per test holds, pins-one, fails, skipped or flaky.',
+    'Per-test results come from a JSON reporter loadrace adds to a vitest command, a JUnit reporter added to node --test, or the JUnit file --junit names; any other command is one test, judged by its exit code.',
+    'With --order, runs the command once under the given orders (and --only one test alone): the replay a pins-one finding prints.',
+  ],
+  operands: [{ name: 'command…', help: 'the test command and its arguments, after --' }],
+  options: [
+    { ...OPTIONS.strategy, default: TEST_DEFAULTS.strategy, help: `how to pick each configuration's load orders: ${STRATEGY_NAMES.join('|')}` },
+    { ...OPTIONS.budget, default: String(TEST_DEFAULTS.budget), help: 'most schedules per configuration, a whole number ≥ 1 (each is one run of the command)' },
+    OPTIONS.seed,
+    OPTIONS.depth,
+    { ...OPTIONS.strength, default: String(TEST_DEFAULTS.strength) },
+    { name: 'reruns', value: 'N', default: String(TEST_DEFAULTS.reruns), help: 'reruns alone of each side of a test whose result differs between runs, before it is called pins-one (another result there: flaky)' },
+    { ...OPTIONS.shard, help: 'run only the schedules i, i+n, … of the plan (after the reference run); combine the reports with loadrace merge' },
+    { name: 'junit', value: 'FILE', help: 'read per-test results from this JUnit file the command writes (relative to the directory it runs in)' },
+    { name: 'order', value: 'CONFIG=E1,E2,…', repeatable: true, help: 'run the command once, the processes booting CONFIG releasing its entries in this order (repeatable): a replay' },
+    { name: 'only', value: 'NAME', help: 'with --order: run only the test of this full name' },
+    { ...OPTIONS.report, default: DEFAULT_TEST_REPORT },
+  ],
+  maxOperands: Infinity,
+}
+
+function readOrders(values: readonly string[]): Record<string, string[]> {
+  const rows: Record<string, string[]> = {}
+  for (const value of values) {
+    const at = value.lastIndexOf('=')
+    if (at <= 0 || at === value.length - 1) throw new UsageError(`--order: expected CONFIG=ENTRY,ENTRY,… (the configuration's path, then its loader entries in order), got "${value}"`)
+    rows[value.slice(0, at)] = value.slice(at + 1).split(',')
+  }
+  return rows
+}
+
+const MARK: Record<TestFinding['verdict'], string> = { 'holds': '✓', 'skipped': '-', 'pins-one': '✗', 'fails': '✗', 'flaky': '✗' }
+
+export const testCommandSpec = spec
+
+export const testModeCommand: Command = {
+  spec,
+  async run(args, cli) {
+    const argv = args.operands
+    if (argv.length === 0) throw new UsageError('missing the test command: give it after -- (for example: loadrace test -- npx vitest run)')
+    const junit = valueOf(args, 'junit')
+    const command = testCommand(argv, junit === undefined ? undefined : nonEmpty('junit', junit))
+    const reportDir = resolve(valueOf(args, OPTIONS.report.name) ?? DEFAULT_TEST_REPORT)
+    const runsFolder = join(reportDir, 'runs')
+    const interruption = watchInterruptions(() => {
+      if (child?.pid !== undefined) {
+        try { process.kill(-child.pid, 'SIGTERM') } catch { /* already gone */ }
+      }
+    })
+    let child: import('node:child_process').ChildProcess | undefined
+    const place: RunPlace = { command, cwd: process.cwd(), folder: runsFolder, env: cli.env, onChild: (running) => { child = running } }
+    const orders = args.values.get('order') ?? []
+    try {
+      rmSync(runsFolder, { recursive: true, force: true })
+      if (orders.length > 0) {
+        const only = valueOf(args, 'only')
+        const run = await replayOrder(place, readOrders(orders), only)
+        const results = (run.results ?? []).filter(result => only === undefined || result.name === only)
+        for (const result of results) cli.stdout.write(`${result.status === 'passed' ? '✓' : result.status === 'skipped' ? '-' : '✗'} ${result.status}  ${testKey(result)}\n${result.message ? `${result.message}\n` : ''}`)
+        cli.stdout.write(`output: ${run.log}\n`)
+        if (results.length === 0) {
+          cli.stderr.write(`loadrace test: ${only === undefined ? 'the command reported no test' : `no test named ${JSON.stringify(only)} ran`}\n`)
+          return EXIT.unjudged
+        }
+        return results.some(result => result.status === 'failed') ? EXIT.failed : EXIT.ok
+      }
+      if (valueOf(args, 'only') !== undefined) throw new UsageError('--only: needs --order (it narrows a replay to one test)')
+      const strategy = oneOf('strategy', valueOf(args, 'strategy') ?? TEST_DEFAULTS.strategy, STRATEGY_NAMES)
+      const budget = wholeNumber('budget', valueOf(args, 'budget') ?? String(TEST_DEFAULTS.budget), 1)
+      const seed = nonEmpty('seed', valueOf(args, 'seed') ?? '0')
+      const depthText = valueOf(args, 'depth')
+      const strength = wholeNumber('strength', valueOf(args, 'strength') ?? String(TEST_DEFAULTS.strength), 1)
+      const reruns = wholeNumber('reruns', valueOf(args, 'reruns') ?? String(TEST_DEFAULTS.reruns), 1)
+      const shardText = valueOf(args, 'shard')
+      const shard = shardText === undefined ? undefined : parsedBy('shard', shardText, parseShard)
+      const outcome = await testSuite(place, {
+        strategy, budget, seed, strength, reruns, ...shard ? { shard } : {},
+        ...depthText === undefined ? {} : { depth: wholeNumber('depth', depthText, 1) },
+      }, {
+        onRunStart: (name, index, total) => cli.stderr.write(`loadrace test: run ${index + 1} of ${total}: ${name}\n`),
+        onRunEnd: (run) => cli.stderr.write(`loadrace test: ${run.name} done in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode ?? run.signal}; ${run.results?.length ?? 0} tests, ${run.processes.length} processes with a cordis loader)\n`),
+        onTest: (finding) => {
+          if (finding.verdict === 'holds' || finding.verdict === 'skipped') return
+          cli.stdout.write(`${MARK[finding.verdict]} ${finding.verdict}  ${testKey(finding)}\n`)
+        },
+      })
+      const report = suiteReport(outcome, command, place.cwd, { strategy, budget, seed, strength, reruns, ...shard ? { shard: formatShard(shard) } : {} })
+      for (const test of report.tests) {
+        if (test.verdict === 'holds' || test.verdict === 'skipped') cli.stdout.write(`${MARK[test.verdict]} ${test.verdict}  ${testKey(test)}\n`)
+        else for (const line of findingLines(test)) cli.stdout.write(`    ${testKey(test)}: ${line}\n`)
+      }
+      const written = await writeFilesAtomically(reportDir, [
+        { file: 'report.json', content: renderSuiteJson(report) },
+        { file: 'report.md', content: renderSuiteMarkdown(report) },
+        { file: 'junit.xml', content: renderSuiteJunit(report) },
+        { file: 'report.html', content: renderSuiteHtml(report) },
+      ])
+      const s = report.summary
+      cli.stdout.write(`\n${s.tests} tests: ${s.holds} hold, ${s['pins-one']} pins-one, ${s.fails} fail, ${s.flaky} flaky, ${s.skipped} skipped · ${s.runs} runs, ${s.reruns} reruns alone, ${(s.durationMs / 1000).toFixed(0)} s\n`)
+      for (const configuration of report.configurations) cli.stdout.write(`  ${configuration.configuration}: ${configuration.entries.length} entries, ${configuration.rows} rows, ${configuration.guarantee}\n`)
+      cli.stdout.write(`Report:\n${written.map(file => `  ${file}\n`).join('')}`)
+      const code = interruption.exitCode()
+      if (code !== undefined) return code
+      return report.tests.some(test => isFinding(test.verdict)) ? EXIT.failed : EXIT.ok
+    } catch (error) {
+      if (error instanceof NothingJudged) {
+        cli.stderr.write(`loadrace test: ${error.message}\n`)
+        return interruption.exitCode() ?? EXIT.unjudged
+      }
+      throw error
+    } finally {
+      interruption.dispose()
+    }
+  },
+}

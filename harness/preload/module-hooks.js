@@ -1,0 +1,72 @@
+// @ts-check
+/**
+ * The module `load` hook the preload registers in each process: it appends
+ * one line to the entry module of every copy of cordis's plugin loader the
+ * process loads (`lib/index.js` of the published package, `src/index.ts`
+ * when an application runs the loader's sources through tsx, as dsh's
+ * examples do by default). The line hands the module's own namespace — its
+ * `EntryTree` class among it — to the preload (`loader-patch.js`). Every
+ * other module loads untouched.
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The package whose entry module is instrumented. */
+const LOADER_PACKAGE = '@deepseek-ai/cordis-plugin-loader'
+/** Where a loader copy keeps its entry module, relative to its package folder. */
+const ENTRY_MODULE = /[\\/](?:lib|src)[\\/]index\.(?:[cm]?js|[cm]?ts)$/
+/** Written into the appended line, so that a module is never instrumented twice. */
+export const INSTRUMENTATION_MARK = 'loadrace:loader-namespace'
+/** The global the appended line calls (see `loader-patch.js`). */
+export const LOADER_HANDOFF = 'loadrace.test.loader'
+
+/** @type {Map<string, boolean>} */
+const packageOfFolder = new Map()
+
+/**
+ * Whether the package folder above `lib/` or `src/` is the loader's.
+ * @param {string} file
+ */
+function isLoaderEntry(file) {
+  if (!ENTRY_MODULE.test(file)) return false
+  const folder = dirname(dirname(file))
+  let known = packageOfFolder.get(folder)
+  if (known === undefined) {
+    try {
+      known = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).name === LOADER_PACKAGE
+    } catch {
+      known = false
+    }
+    packageOfFolder.set(folder, known)
+  }
+  return known
+}
+
+/**
+ * The line appended to a loader's entry module: a static import of the
+ * module itself (its namespace is complete once its own body has run) and a
+ * call of the preload's hand-off, if this thread has one.
+ * @param {string} url
+ */
+export function instrumentation(url) {
+  return `\n;import * as __loadraceLoaderNamespace from ${JSON.stringify(url)};\n`
+    + `;globalThis[Symbol.for(${JSON.stringify(LOADER_HANDOFF)})]?.(__loadraceLoaderNamespace); // ${INSTRUMENTATION_MARK}\n`
+}
+
+/**
+ * @param {string} url
+ * @param {{ format?: string | null }} context
+ * @param {(url: string, context?: object) => Promise<{ format?: string | null, source?: string | ArrayBuffer | ArrayBufferView | null }>} nextLoad
+ */
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context)
+  if (!url.startsWith('file:') || result.source === undefined || result.source === null) return result
+  if (result.format !== 'module' && result.format !== 'module-typescript') return result
+  if (!isLoaderEntry(fileURLToPath(url))) return result
+  const source = typeof result.source === 'string'
+    ? result.source
+    : Buffer.from(/** @type {ArrayBuffer} */ (ArrayBuffer.isView(result.source) ? result.source.buffer.slice(result.source.byteOffset, result.source.byteOffset + result.source.byteLength) : result.source)).toString('utf8')
+  if (source.includes(INSTRUMENTATION_MARK)) return result
+  return { ...result, source: source + instrumentation(url) }
+}

@@ -1,0 +1,76 @@
+import { basename } from 'node:path'
+
+/**
+ * The user's test command, and where loadrace reads its per-test results
+ * from. loadrace adds a machine-readable reporter to a `vitest` command
+ * (JSON) and to `node --test` (JUnit), reads a JUnit file the user names
+ * (`--junit FILE`), and otherwise judges the command by its exit code, as one
+ * test. It also knows how each kind reruns one test alone.
+ */
+
+/** How a command's per-test results are read. */
+export type ResultSource =
+  | { kind: 'vitest' }
+  | { kind: 'node-test' }
+  | { kind: 'junit', file: string }
+  | { kind: 'exit-code' }
+
+/** The command as given after `--`, and where its results come from. */
+export interface TestCommand {
+  readonly argv: readonly string[]
+  readonly source: ResultSource
+}
+
+/** Whether an argument names vitest's command (`vitest`, `npx vitest`, `node …/vitest.mjs`). */
+function isVitest(arg: string): boolean {
+  return /^vitest(?:\.m?js|\.cmd)?$/.test(basename(arg))
+}
+
+/** Whether `argv` is `node … --test …`. */
+function isNodeTest(argv: readonly string[]): boolean {
+  return /^node(?:\.exe)?$/.test(basename(argv[0] ?? '')) && argv.includes('--test')
+}
+
+/** Reads how `argv` reports per test; `junit` is the file given with `--junit`, which wins. */
+export function testCommand(argv: readonly string[], junit?: string): TestCommand {
+  if (junit !== undefined) return { argv, source: { kind: 'junit', file: junit } }
+  if (argv.some(isVitest)) return { argv, source: { kind: 'vitest' } }
+  if (isNodeTest(argv)) return { argv, source: { kind: 'node-test' } }
+  return { argv, source: { kind: 'exit-code' } }
+}
+
+/** A regular expression that matches exactly `text`. */
+function exactly(text: string): string {
+  return `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`
+}
+
+/**
+ * The argument vector of one run: the command with the reporter loadrace
+ * reads (writing to `resultFile`), narrowed to the test named `only` when
+ * given (a kind that cannot run one test alone runs them all).
+ */
+export function runArgv(command: TestCommand, resultFile: string, only?: string): string[] {
+  const argv = [...command.argv]
+  switch (command.source.kind) {
+    case 'vitest':
+      argv.push('--reporter=default', '--reporter=json', `--outputFile.json=${resultFile}`)
+      if (only !== undefined) argv.push(`--testNamePattern=${exactly(only)}`)
+      break
+    case 'node-test': {
+      const at = argv.indexOf('--test') + 1
+      const extra = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${resultFile}`]
+      if (only !== undefined) extra.push(`--test-name-pattern=${exactly(only)}`)
+      argv.splice(at, 0, ...extra)
+      break
+    }
+    case 'junit':
+    case 'exit-code':
+      break
+  }
+  return argv
+}
+
+/** Whether this kind of command can run one test alone. */
+export function runsOneTest(command: TestCommand): boolean {
+  return command.source.kind === 'vitest' || command.source.kind === 'node-test'
+}

@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process'
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../preload/protocol.js'
+import { runArgv, type TestCommand } from './command-line.ts'
+import { readResultFile, type TestResult } from './results.ts'
+
+/**
+ * One run of the user's test command: loadrace's preload appended to
+ * `NODE_OPTIONS` (so it runs in every Node process the command starts), the
+ * run's schedule file and records folder in its environment, the command's
+ * output kept in the run's folder, and afterwards its per-test results and
+ * what each process did.
+ */
+
+/** The preload, beside this room in a checkout and in the built package alike. */
+export const PRELOAD = new URL('../preload/preload.js', import.meta.url)
+
+/** What to run: a schedule, and optionally one test alone. */
+export interface RunRequest {
+  /** A name for the run's folder and for messages: `reference`, `schedule-3`, `rerun-7`. */
+  readonly name: string
+  readonly schedule: RunSchedule
+  /** The full name of the one test to run alone. */
+  readonly only?: string
+}
+
+/** What one run of the command did. */
+export interface CommandRun {
+  readonly name: string
+  readonly exitCode: number | null
+  readonly signal: NodeJS.Signals | null
+  /** Per-test results; undefined when the command wrote none. */
+  readonly results: readonly TestResult[] | undefined
+  readonly processes: readonly ProcessRecord[]
+  /** The command's stdout and stderr, interleaved as written. */
+  readonly log: string
+  readonly durationMs: number
+  /** The command could not be started (`ENOENT`: not found). */
+  readonly startError?: string
+}
+
+/** Where the run's command, environment and paths are fixed. */
+export interface RunPlace {
+  readonly command: TestCommand
+  /** The directory the command runs in. */
+  readonly cwd: string
+  /** The folder every run's own folder is made in. */
+  readonly folder: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Called with the child process while it runs, so an interruption can end it. */
+  readonly onChild?: (child: import('node:child_process').ChildProcess | undefined) => void
+}
+
+/** `NODE_OPTIONS` with loadrace's preload appended to what the user had. */
+export function nodeOptionsWithPreload(existing: string | undefined): string {
+  const preload = `--import=${pathToFileURL(PRELOAD.pathname).href}`
+  return existing === undefined || existing.trim() === '' ? preload : `${existing} ${preload}`
+}
+
+function readRecords(folder: string): ProcessRecord[] {
+  if (!existsSync(folder)) return []
+  return readdirSync(folder).filter(file => file.endsWith('.json')).sort()
+    .map(file => JSON.parse(readFileSync(join(folder, file), 'utf8')) as ProcessRecord)
+}
+
+/** Runs the command once as `request` says and collects what it did. */
+export async function runCommand(place: RunPlace, request: RunRequest): Promise<CommandRun> {
+  const folder = join(place.folder, request.name)
+  const records = join(folder, 'processes')
+  mkdirSync(records, { recursive: true })
+  const scheduleFile = join(folder, 'schedule.json')
+  writeFileSync(scheduleFile, `${JSON.stringify(request.schedule, null, 2)}\n`)
+  const source = place.command.source
+  const resultFile = source.kind === 'junit' ? join(place.cwd, source.file) : join(folder, source.kind === 'vitest' ? 'results.json' : 'results.xml')
+  if (source.kind === 'junit' && existsSync(resultFile)) writeFileSync(resultFile, '')
+  const argv = runArgv(place.command, resultFile, request.only)
+  const log = join(folder, 'output.log')
+  const output = createWriteStream(log)
+  const started = Date.now()
+  const env = {
+    ...place.env,
+    NODE_OPTIONS: nodeOptionsWithPreload(place.env.NODE_OPTIONS),
+    [SCHEDULE_VARIABLE]: scheduleFile,
+    [RECORDS_VARIABLE]: records,
+  }
+  const outcome = await new Promise<{ code: number | null, signal: NodeJS.Signals | null, error?: string }>((resolve) => {
+    const child = spawn(argv[0] as string, argv.slice(1), { cwd: place.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    place.onChild?.(child)
+    child.stdout.pipe(output, { end: false })
+    child.stderr.pipe(output, { end: false })
+    child.on('error', error => resolve({ code: null, signal: null, error: (error as NodeJS.ErrnoException).code ?? error.message }))
+    child.on('close', (code, signal) => resolve({ code, signal }))
+  })
+  place.onChild?.(undefined)
+  await new Promise<void>(resolve => output.end(() => resolve()))
+  const exitOnly = source.kind === 'exit-code' || outcome.error !== undefined
+  const results = exitOnly
+    ? (outcome.error !== undefined ? undefined : [{ file: '', name: place.command.argv.join(' '), status: outcome.code === 0 ? 'passed' as const : 'failed' as const }])
+    : readResultFile(resultFile, source.kind === 'vitest' ? 'vitest' : 'junit', place.cwd)
+  return {
+    name: request.name,
+    exitCode: outcome.code,
+    signal: outcome.signal,
+    results: results !== undefined && results.length === 0 && source.kind === 'junit' ? undefined : results,
+    processes: readRecords(records),
+    log,
+    durationMs: Date.now() - started,
+    ...outcome.error !== undefined ? { startError: outcome.error } : {},
+  }
+}

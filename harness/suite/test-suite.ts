@@ -1,0 +1,229 @@
+import { inShard, type Shard } from '../explore/shard.ts'
+import { minimize } from '../oracle/minimize.ts'
+import { scheduleKey, type Schedule } from '../space/space.ts'
+import type { ProcessRecord, RunSchedule } from '../preload/protocol.js'
+import { runsOneTest } from './command-line.ts'
+import { planConfigurations, realisedGuarantee, rowsOfRun, runsNeeded, type ConfigurationPlan, type PlanSettings } from './plan.ts'
+import { testKey, type TestResult, type TestStatus } from './results.ts'
+import { runCommand, type CommandRun, type RunPlace } from './suite-run.ts'
+import { verdictOfResults, type Blame, type ConfigurationSummary, type PinnedSide, type Rows, type RunStatus, type TestFinding } from './verdict.ts'
+
+/**
+ * `loadrace test`: the user's own test command under every load order. The
+ * command runs once unperturbed (the reference run: the preload records,
+ * reorders nothing), then once per row of the plans of the configurations
+ * the reference run booted; each test gets one verdict from its own results.
+ * A test whose results differ between runs is rerun alone under the same
+ * schedules: another result there makes it `flaky`; the same results make it
+ * `pins-one`, and reruns alone along the swaps between its passing and
+ * failing orders find the two loader entries whose swap flips it.
+ */
+
+/** How the command is run and planned. */
+export interface SuiteSettings extends PlanSettings {
+  /** Which runs of the plan this process runs: shard `index` of `count` (1-based), all by default. */
+  readonly shard?: Shard
+  /** How many times each side of a differing test is rerun alone before it is called `pins-one`. */
+  readonly reruns: number
+}
+
+/** Live news of a run, for the terminal. */
+export interface SuiteEvents {
+  onRunStart?(name: string, index: number, total: number): void
+  onRunEnd?(run: CommandRun, index: number, total: number): void
+  onTest?(finding: TestFinding): void
+}
+
+/** Why nothing could be judged (exit 4). */
+export class NothingJudged extends Error {
+  override readonly name = 'NothingJudged'
+}
+
+/** What a process did that the plan did not foresee. */
+export interface ProcessNote {
+  readonly run: string
+  readonly configuration: string | null
+  readonly pid: number
+  /** `unknown`: the plan has no row for its configuration; `unreachable`: it could not follow its row (an entry was not yet requested when the row named it). */
+  readonly kind: 'unknown' | 'unreachable'
+  readonly row?: Schedule
+  readonly realised: Schedule
+}
+
+/** The result of `loadrace test`. */
+export interface SuiteOutcome {
+  readonly reference: CommandRun
+  readonly runs: readonly CommandRun[]
+  readonly configurations: readonly ConfigurationSummary[]
+  readonly tests: readonly TestFinding[]
+  readonly processNotes: readonly ProcessNote[]
+  readonly reruns: number
+  readonly durationMs: number
+}
+
+const REFERENCE = 'reference'
+
+function scheduleOf(place: RunPlace, mode: RunSchedule['mode'], rows: Rows): RunSchedule {
+  return { mode, project: place.cwd, rows }
+}
+
+/** Says why a reference run judged nothing, or nothing when it can be judged. */
+function checkReference(run: CommandRun, place: RunPlace): void {
+  const command = place.command.argv.join(' ')
+  if (run.startError !== undefined) {
+    throw new NothingJudged(run.startError === 'ENOENT' ? `command not found: ${place.command.argv[0]} (in ${command})` : `the command could not start: ${run.startError}`)
+  }
+  if (run.results === undefined || run.results.length === 0) {
+    throw new NothingJudged(`the command ran no test (exit ${run.exitCode ?? run.signal}); its output is in ${run.log}`)
+  }
+  if (run.processes.length === 0) {
+    throw new NothingJudged(`no process the command started booted a cordis loader, so no load order was controlled (${run.results.length} tests ran); its output is in ${run.log}`)
+  }
+}
+
+/** The realised order per configuration of the processes of one run. */
+function realisedOrders(processes: readonly ProcessRecord[]): Rows {
+  const orders: Record<string, Schedule> = {}
+  for (const record of processes) if (record.configuration !== null && orders[record.configuration] === undefined) orders[record.configuration] = record.released
+  return orders
+}
+
+/** Processes that ran a configuration the plan did not know, or could not follow their row. */
+function notesOf(run: CommandRun): ProcessNote[] {
+  return run.processes.flatMap((record): ProcessNote[] => {
+    const base = { run: run.name, configuration: record.configuration, pid: record.pid, realised: record.released }
+    if (record.unknown) return [{ ...base, kind: 'unknown' }]
+    if (record.row === undefined) return []
+    const followed = record.row.filter(label => record.released.includes(label))
+    return followed.every((label, i) => record.released.filter(other => followed.includes(other))[i] === label) ? [] : [{ ...base, kind: 'unreachable', row: record.row }]
+  })
+}
+
+/** The runs of the plan this shard runs (0-based indices). */
+function runIndices(total: number, shard: Shard | undefined): number[] {
+  return Array.from({ length: total }, (_, k) => k).filter(k => inShard(k, shard))
+}
+
+function statusIn(run: CommandRun, key: string): RunStatus {
+  return run.results?.find(result => testKey(result) === key)?.status ?? 'missing'
+}
+
+/** Runs the command as the plan says and judges every test. */
+export async function testSuite(place: RunPlace, settings: SuiteSettings, events: SuiteEvents = {}): Promise<SuiteOutcome> {
+  const started = Date.now()
+  let rerunCount = 0
+  events.onRunStart?.(REFERENCE, 0, 1)
+  const reference = await runCommand(place, { name: REFERENCE, schedule: scheduleOf(place, 'reference', {}) })
+  checkReference(reference, place)
+  const plans = planConfigurations(reference.processes, settings)
+  const indices = runIndices(runsNeeded(plans), settings.shard)
+  events.onRunEnd?.(reference, 0, indices.length + 1)
+  const runs: CommandRun[] = []
+  const rowsByRun = new Map<string, Rows>([[REFERENCE, {}]])
+  for (const [position, k] of indices.entries()) {
+    const name = `schedule-${k + 1}`
+    const rows = rowsOfRun(plans, k)
+    rowsByRun.set(name, rows)
+    events.onRunStart?.(name, position + 1, indices.length + 1)
+    const run = await runCommand(place, { name, schedule: scheduleOf(place, 'row', rows) })
+    runs.push(run)
+    events.onRunEnd?.(run, position + 1, indices.length + 1)
+  }
+  const all = [reference, ...runs]
+  const keys = [...new Map((reference.results ?? []).concat(...runs.map(run => run.results ?? [])).map(result => [testKey(result), result])).values()]
+
+  /** Runs the test `name` alone under `rows` (in `mode`); its status and the processes it started. */
+  const alone = async (test: TestResult, mode: RunSchedule['mode'], rows: Rows): Promise<{ status: RunStatus, run: CommandRun }> => {
+    rerunCount++
+    const run = await runCommand(place, { name: `rerun-${rerunCount}`, schedule: scheduleOf(place, mode, rows), ...runsOneTest(place.command) ? { only: test.name } : {} })
+    return { status: statusIn(run, testKey(test)), run }
+  }
+
+  const tests: TestFinding[] = []
+  for (const test of keys) {
+    const key = testKey(test)
+    const results = all.map(run => ({ run: run.name, status: statusIn(run, key) }))
+    const failedIn = all.find(run => statusIn(run, key) === 'failed')
+    const message = failedIn?.results?.find(result => testKey(result) === key)?.message
+    const base = { file: test.file, name: test.name, results, ...message !== undefined ? { message } : {} }
+    const plain = verdictOfResults(results.map(result => result.status))
+    const finding = plain !== undefined ? { ...base, verdict: plain } : await decide(test, base, results)
+    tests.push(finding)
+    events.onTest?.(finding)
+  }
+
+  /** A test whose results differ between runs: flaky, or pins-one with its blame. */
+  async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[]): Promise<TestFinding> {
+    const passingRun = results.find(result => result.status === 'passed')!.run
+    const failingRun = results.find(result => result.status === 'failed')!.run
+    const sides: { run: string, status: TestStatus, orders?: Rows }[] = [{ run: passingRun, status: 'passed' }, { run: failingRun, status: 'failed' }]
+    for (const side of sides) {
+      const rows = rowsByRun.get(side.run)!
+      for (let attempt = 0; attempt < settings.reruns; attempt++) {
+        const rerun = await alone(test, side.run === REFERENCE ? 'reference' : 'row', rows)
+        if (rerun.status !== side.status) return { ...base, verdict: 'flaky', flaky: { run: side.run, first: side.status, rerun: rerun.status } }
+        side.orders ??= realisedOrders(rerun.run.processes)
+      }
+    }
+    const [passing, failing] = sides.map(side => ({ run: side.run, status: side.status, orders: side.orders ?? {} })) as [PinnedSide, PinnedSide]
+    const narrowed = await blame(test, passing, failing)
+    return {
+      ...base,
+      verdict: 'pins-one',
+      pinsOne: { passing, failing, ...narrowed, naturalOrderFails: failing.run === REFERENCE },
+    }
+  }
+
+  /** Narrows a pinned race to one swap of loader entries, rerunning the test alone along the swaps from its passing order to its failing one. */
+  async function blame(test: TestResult, passing: PinnedSide, failing: PinnedSide): Promise<{ blame?: Blame, unblamed?: string }> {
+    const configurations = Object.keys(failing.orders).filter(configuration => passing.orders[configuration] !== undefined
+      && scheduleKey(passing.orders[configuration]!) !== scheduleKey(failing.orders[configuration]!))
+    if (configurations.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
+    const configuration = configurations[0]!
+    const left = passing.orders[configuration]!
+    const right = failing.orders[configuration]!
+    if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) {
+      return { unblamed: `the two sides of ${configuration} loaded different entries` }
+    }
+    const known = new Map([[scheduleKey(left), 'passed'], [scheduleKey(right), 'failed']])
+    const hashOf = async (order: Schedule): Promise<string> => {
+      const seen = known.get(scheduleKey(order))
+      if (seen !== undefined) return seen
+      const { status } = await alone(test, 'row', { ...failing.orders, [configuration]: order })
+      known.set(scheduleKey(order), status)
+      return status
+    }
+    try {
+      const found = await minimize(left, right, hashOf)
+      const entries = found.leftHash === 'passed' ? found.blame : [found.blame[1], found.blame[0]] as const
+      const [passingOrder, failingOrder] = found.leftHash === 'passed' ? [found.left, found.right] : [found.right, found.left]
+      return { blame: { configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: found.runs } }
+    } catch (error) {
+      return { unblamed: error instanceof Error ? error.message : String(error) }
+    }
+  }
+
+  const configurations: ConfigurationSummary[] = plans.map((plan: ConfigurationPlan) => ({
+    configuration: plan.configuration,
+    entries: plan.entries,
+    rows: plan.rows.length,
+    processes: plan.processes,
+    guarantee: realisedGuarantee(plan, indices.length, runs.flatMap(run => run.processes)),
+  }))
+  return {
+    reference,
+    runs,
+    configurations,
+    tests,
+    processNotes: runs.flatMap(notesOf).concat(notesOf(reference)),
+    reruns: rerunCount,
+    durationMs: Date.now() - started,
+  }
+}
+
+/** Runs the command once with the given rows (`--order`), optionally one test alone: a replay. */
+export async function replayOrder(place: RunPlace, rows: Rows, only?: string): Promise<CommandRun> {
+  const run = await runCommand(place, { name: 'replay', schedule: scheduleOf(place, 'row', rows), ...only !== undefined && runsOneTest(place.command) ? { only } : {} })
+  if (run.startError !== undefined) checkReference(run, place)
+  return run
+}
