@@ -105,7 +105,7 @@ export const testModeCommand: Command = {
         strategy, budget, seed, strength, reruns, ...shard ? { shard } : {},
         ...depthText === undefined ? {} : { depth: wholeNumber('depth', depthText, 1) },
       }, {
-        onRunStart: (name, index, total) => cli.stderr.write(`loadrace test: run ${index + 1} of ${total}: ${name}\n`),
+        onRunStart: (name, index, total) => cli.stderr.write(index === 0 ? 'loadrace test: the reference run (unperturbed) …\n' : `loadrace test: ${name} (${index} of ${total - 1}) …\n`),
         onRunEnd: (run) => cli.stderr.write(`loadrace test: ${run.name} done in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode ?? run.signal}; ${run.results?.length ?? 0} tests, ${run.processes.length} processes with a cordis loader)\n`),
         onTest: (finding) => {
           if (finding.verdict === 'holds' || finding.verdict === 'skipped') return

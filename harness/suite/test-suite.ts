@@ -112,7 +112,7 @@ function statusIn(run: CommandRun, key: string): RunStatus {
 export async function testSuite(place: RunPlace, settings: SuiteSettings, events: SuiteEvents = {}): Promise<SuiteOutcome> {
   const started = Date.now()
   let rerunCount = 0
-  events.onRunStart?.(REFERENCE, 0, 1)
+  events.onRunStart?.(REFERENCE, 0, 0)
   const reference = await runCommand(place, { name: REFERENCE, schedule: scheduleOf(place, 'reference', {}) })
   checkReference(reference, place)
   const plans = planConfigurations(reference.processes, settings)

@@ -113,6 +113,7 @@ export const FOLLOWED_SECTIONS: readonly { heading: string, in: FollowedIn, own?
   { heading: 'Node 22, for dsh and the node22 host', in: 'a fresh project, installed from the tarball' },
   { heading: 'Quick start', in: 'a fresh project, installed from the tarball' },
   { heading: 'Writing a plugin, and finding its races', in: 'a fresh project, installed from the tarball' },
+  { heading: 'Your own test suite under every load order', in: 'a fresh project, installed from the tarball' },
   { heading: 'In your CI', in: 'a fresh project, installed from the tarball' },
   { heading: 'Exit codes', in: 'a fresh project, installed from the tarball' },
   { heading: 'Command reference', in: 'a fresh project, installed from the tarball' },
@@ -135,6 +136,10 @@ export const FOLLOWED_SECTIONS: readonly { heading: string, in: FollowedIn, own?
 export const NOT_FOLLOWED: Readonly<Record<string, string>> = {
   'npm test': 'the suite the adoption tests are part of; .ci/run runs it on a clean clone',
   // Sweeping dsh's own repository: a dsh developer's commands, in a built dsh checkout.
+  // Your own test suite under every load order: a suite that boots a cordis application.
+  'npx loadrace test -- npx vitest run': 'the fresh project has no cordis application for a suite to boot: test/harness/suite/fixture-suite.spec.ts runs loadrace test over the vitest suite of one (test/fixtures/suite-app)',
+  'pnpm exec loadrace test -- pnpm vitest run --config vitest.snapshot.config.ts examples/acp-agent examples/headless-agent examples/jsonrpc-agent': 'needs a built dsh checkout: .ci/run runs loadrace test over the snapshot tier of the workspace it builds',
+  'DSH_EXAMPLE_MODE=lib pnpm exec loadrace test -- pnpm vitest run --config vitest.snapshot.config.ts examples/acp-agent examples/headless-agent examples/jsonrpc-agent': 'needs a built dsh checkout: .ci/run runs loadrace test over the snapshot tier of the workspace it builds, in lib mode too',
   'pnpm add -Dw loadrace': 'installs into a dsh checkout, which no test owns; the tarball it stands for is what the adoption walk installs',
   'pnpm exec loadrace snapshots examples/acp-agent/tests/snapshots': 'needs a built dsh checkout: .ci/run runs it on the workspace it builds (into a folder of its own), test/harness/cli/snapshots.spec.ts on the suite\'s layout',
   'pnpm exec loadrace sweep examples/acp-agent/loadrace --host node22': 'needs a built dsh checkout: .ci/run sweeps the bundled scenarios of apps/dsh-workspace in examples/acp-agent/loadrace of the workspace it builds, test/harness/targets/dsh-workspace.spec.ts the same configurations',

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { runArgv, runsOneTest, testCommand } from '../../../harness/suite/command-line.ts'
+
+describe('the user\'s test command', () => {
+  it('knows vitest in every spelling, node --test, a named JUnit file, and otherwise judges by the exit code', () => {
+    expect(testCommand(['npx', 'vitest', 'run']).source).toEqual({ kind: 'vitest' })
+    expect(testCommand(['pnpm', 'exec', 'vitest', 'run', '--config', 'x.ts']).source).toEqual({ kind: 'vitest' })
+    expect(testCommand(['node', 'node_modules/vitest/vitest.mjs', 'run']).source).toEqual({ kind: 'vitest' })
+    expect(testCommand(['node', '--test', 'test/']).source).toEqual({ kind: 'node-test' })
+    expect(testCommand(['npx', 'vitest', 'run'], 'out/junit.xml').source).toEqual({ kind: 'junit', file: 'out/junit.xml' })
+    expect(testCommand(['make', 'check']).source).toEqual({ kind: 'exit-code' })
+    expect(testCommand(['npx', 'vitest-like-tool']).source).toEqual({ kind: 'exit-code' })
+  })
+
+  it('adds the reporter loadrace reads, and narrows a rerun to one test by its exact name', () => {
+    expect(runArgv(testCommand(['npx', 'vitest', 'run']), '/r/results.json', 'a (b) c')).toEqual([
+      'npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=/r/results.json', '--testNamePattern=^a \\(b\\) c$',
+    ])
+    expect(runArgv(testCommand(['node', '--test', 'test/']), '/r/results.xml')).toEqual([
+      'node', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', '--test-reporter-destination=/r/results.xml', 'test/',
+    ])
+    expect(runArgv(testCommand(['make', 'check']), '/r/x', 'only')).toEqual(['make', 'check'])
+    expect(runsOneTest(testCommand(['make', 'check']))).toBe(false)
+  })
+})

@@ -1,0 +1,113 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SuiteReport } from '../../../harness/suite/report.ts'
+import { runCli, type CliRun } from '../../support/cli.ts'
+import { SUITE_APP, SUITE_APP_COMMAND } from '../../support/suite-app.ts'
+
+/**
+ * `loadrace test` over the fixture application's own vitest suite
+ * (test/fixtures/suite-app). What each test must be follows from the
+ * fixture's definition: alpha and beta share order 10 in tie.cordis.yml and
+ * sections of equal order keep registration order, so a test pinning either
+ * side pins a load-order race; broken.cordis.yml gives them distinct orders;
+ * one test expects a tool no configuration has; one test is skipped.
+ */
+
+const TIE = 'configs/tie.cordis.yml'
+const BROKEN = 'configs/broken.cordis.yml'
+
+describe('loadrace test on a cordis application\'s own suite', () => {
+  let folder: string
+  let run: CliRun
+  let report: SuiteReport
+  const test = (name: string) => {
+    const found = report.tests.find(candidate => candidate.name === name)
+    if (!found) throw new Error(`no test ${name} in the report`)
+    return found
+  }
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'loadrace-suite-'))
+    run = await runCli(['test', '--report', folder, '--', ...SUITE_APP_COMMAND], { cwd: SUITE_APP })
+    report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as SuiteReport
+  }, 240_000)
+
+  afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+  it('exits 1: some tests are findings', () => {
+    expect(run.code, run.stderr).toBe(1)
+  })
+
+  it('a planted tie between two plugins pins one side, blamed on the two entries, with the suite\'s own message and a replay', () => {
+    const pinned = test('the tied configuration pins alpha before beta')
+    expect(pinned.verdict).toBe('pins-one')
+    expect(pinned.pinsOne?.naturalOrderFails).toBe(false)
+    expect(pinned.pinsOne?.blame?.configuration).toBe(TIE)
+    expect(new Set(pinned.pinsOne?.blame?.entries)).toEqual(new Set(['alpha', 'beta']))
+    const failing = pinned.pinsOne!.blame!.failing
+    expect(failing.indexOf('beta')).toBeLessThan(failing.indexOf('alpha'))
+    expect(pinned.message).toContain('to deeply equal')
+    expect(pinned.replay).toContain(`--order ${TIE}=${failing.join(',')}`)
+    expect(run.stdout).toContain('pins-one  tests/app.test.mjs › the tied configuration pins alpha before beta')
+  })
+
+  it('a test pinning the side this machine\'s natural order does not produce is pins-one, not fails', () => {
+    const pinned = test('the tied configuration pins beta before alpha')
+    expect(pinned.verdict).toBe('pins-one')
+    expect(pinned.pinsOne?.naturalOrderFails).toBe(true)
+    expect(pinned.pinsOne?.failing.run).toBe('reference')
+  })
+
+  it('the same test holds once the tie is broken, and no schedule finds a tool missing', () => {
+    expect(test('the broken tie orders alpha before beta').verdict).toBe('holds')
+    expect(test('the tied configuration has every tool when it answers').verdict).toBe('holds')
+  })
+
+  it('a failure unrelated to order fails, never blamed on a pair; a skipped test is skipped', () => {
+    const failing = test('the broken tie expects a tool the configuration does not have')
+    expect(failing.verdict).toBe('fails')
+    expect(failing.pinsOne).toBeUndefined()
+    expect(test('the broken tie is skipped by the suite').verdict).toBe('skipped')
+  })
+
+  it('each configuration gets its own plan, and a nested group\'s entries are part of its space', () => {
+    expect(report.configurations.map(plan => plan.configuration)).toEqual([BROKEN, TIE])
+    const tie = report.configurations.find(plan => plan.configuration === TIE)!
+    expect(new Set(tie.entries)).toEqual(new Set(['prompt', 'alpha', 'beta', 'gamma', 'delta']))
+    expect(report.configurations.find(plan => plan.configuration === BROKEN)!.entries).toHaveLength(3)
+    for (const plan of report.configurations) expect(plan.rows).toBeGreaterThanOrEqual(2)
+    // Each schedule gives each configuration its own row.
+    const rows = report.runs.find(candidate => candidate.name === 'schedule-1')!.rows
+    expect(Object.keys(rows).sort()).toEqual([BROKEN, TIE])
+  })
+
+  it('the replay command reruns that test under the failing order and fails it', async () => {
+    const pinned = test('the tied configuration pins alpha before beta')
+    const order = pinned.pinsOne!.blame!.failing.join(',')
+    const replay = await runCli(['test', '--report', join(folder, 'replay'), '--order', `${TIE}=${order}`, '--only', pinned.name, '--', ...SUITE_APP_COMMAND], { cwd: SUITE_APP })
+    expect(replay.code).toBe(1)
+    expect(replay.stdout).toContain('✗ failed  tests/app.test.mjs › the tied configuration pins alpha before beta')
+    expect(replay.stdout).toContain('to deeply equal')
+  }, 60_000)
+})
+
+describe('loadrace test on a test made flaky by a random value', () => {
+  it('is flaky: a rerun under the same load order gives another result', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'loadrace-flaky-'))
+    try {
+      // Enough runs that a test failing half the time shows both results (nine runs: a chance of 2⁻⁸ that they all agree),
+      // and enough reruns alone that it is not mistaken for a pinned race (2⁻¹²).
+      const run = await runCli(['test', '--report', folder, '--strategy', 'random', '--budget', '8', '--reruns', '6', '--',
+        ...SUITE_APP_COMMAND, '-t', 'draws a random value'], { cwd: SUITE_APP })
+      const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as SuiteReport
+      const flaky = report.tests.find(test => test.name === 'the broken tie draws a random value')!
+      expect(flaky.verdict, run.stdout).toBe('flaky')
+      expect(flaky.flaky?.first).not.toBe(flaky.flaky?.rerun)
+      expect(run.code).toBe(1)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 240_000)
+})
