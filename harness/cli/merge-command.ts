@@ -18,7 +18,11 @@ import { mergedExploration } from './merged-exploration.ts'
 import { OPTIONS, readGoldens, readReport, readTimeout } from './options.ts'
 import { readShardSet, scenariosAcross, type ScenarioAcrossShards } from './shard-set.ts'
 import { sweepSummary } from './summary.ts'
-import { InputError, UsageError } from './usage-error.ts'
+import { EXIT, InputError, UsageError } from './usage-error.ts'
+import { mergeSuiteShards, readSuiteShard, SuiteMergeError } from '../suite/merge.ts'
+import { findingLines, suiteSummary, writeSuiteReport, type SuiteReport } from '../suite/report.ts'
+import { testKey } from '../suite/results.ts'
+import { isFinding } from '../suite/verdict.ts'
 
 /** Loads the scenario file of every entry (once per file); all bad files are reported together. */
 async function scenariosOf(groups: readonly ScenarioAcrossShards[]): Promise<Map<string, Scenario>> {
@@ -69,6 +73,7 @@ export const mergeCommand: Command = {
         + 'distinct output\'s first interleaving is replayed once, and the whole is judged as an unsharded sweep would '
         + 'be: a divergence whose two sides fell in different shards is found, minimised and blamed. Scenario files are '
         + 'read from the paths the reports record (relative to the working directory).',
+      'The shards of one loadrace test run (--shard i/n) merge the same way: their schedules are united, each shard\'s reruns alone are kept, and every test is judged on all the runs.',
     ],
     operands: [{ name: 'DIR…', help: 'folders holding the shards\' report.json' }],
     options: [OPTIONS.report, OPTIONS.format, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens],
@@ -77,6 +82,22 @@ export const mergeCommand: Command = {
   async run(args, cli) {
     if (args.operands.length === 0) throw new UsageError('missing DIR: give the folders of the shard reports (see loadrace merge --help)')
     const output = readReport(args, undefined)
+    const suiteShards = args.operands.map(readSuiteShard)
+    if (suiteShards.some(shard => shard !== undefined)) {
+      const missing = args.operands.filter((_, i) => suiteShards[i] === undefined)
+      if (missing.length > 0) throw new InputError(missing.map(dir => `${dir}: no report.json of loadrace test (the other folders hold one; merge the shards of one run)`))
+      let report
+      try {
+        report = mergeSuiteShards(suiteShards as { dir: string, report: SuiteReport }[])
+      } catch (error) {
+        if (error instanceof SuiteMergeError) throw new InputError([error.message])
+        throw error
+      }
+      const written = await writeSuiteReport(output.dir, report)
+      for (const test of report.tests) cli.stdout.write(`${test.verdict === 'holds' || test.verdict === 'skipped' ? '' : '✗ '}${test.verdict}  ${testKey(test)}\n${findingLines(test).map(line => `    ${line}\n`).join('')}`)
+      cli.stdout.write(suiteSummary(report, written))
+      return report.tests.some(test => isFinding(test.verdict)) ? EXIT.failed : EXIT.ok
+    }
     const timeoutMs = readTimeout(args)
     const goldens = readGoldens(args, cli.env)
     const set = await readShardSet(args.operands)

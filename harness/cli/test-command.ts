@@ -1,10 +1,9 @@
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseShard, formatShard } from '../explore/shard.ts'
-import { writeFilesAtomically } from '../report/write.ts'
 import { STRATEGY_NAMES } from '../strategies/index.ts'
 import { testCommand } from '../suite/command-line.ts'
-import { findingLines, renderSuiteHtml, renderSuiteJson, renderSuiteJunit, renderSuiteMarkdown, suiteReport } from '../suite/report.ts'
+import { findingLines, suiteReport, suiteSummary, writeSuiteReport } from '../suite/report.ts'
 import { testKey } from '../suite/results.ts'
 import type { RunPlace } from '../suite/suite-run.ts'
 import { NothingJudged, replayOrder, testSuite } from '../suite/test-suite.ts'
@@ -117,16 +116,8 @@ export const testModeCommand: Command = {
         if (test.verdict === 'holds' || test.verdict === 'skipped') cli.stdout.write(`${MARK[test.verdict]} ${test.verdict}  ${testKey(test)}\n`)
         else for (const line of findingLines(test)) cli.stdout.write(`    ${testKey(test)}: ${line}\n`)
       }
-      const written = await writeFilesAtomically(reportDir, [
-        { file: 'report.json', content: renderSuiteJson(report) },
-        { file: 'report.md', content: renderSuiteMarkdown(report) },
-        { file: 'junit.xml', content: renderSuiteJunit(report) },
-        { file: 'report.html', content: renderSuiteHtml(report) },
-      ])
-      const s = report.summary
-      cli.stdout.write(`\n${s.tests} tests: ${s.holds} hold, ${s['pins-one']} pins-one, ${s.fails} fail, ${s.flaky} flaky, ${s.skipped} skipped · ${s.runs} runs, ${s.reruns} reruns alone, ${(s.durationMs / 1000).toFixed(0)} s\n`)
-      for (const configuration of report.configurations) cli.stdout.write(`  ${configuration.configuration}: ${configuration.entries.length} entries, ${configuration.rows} rows, ${configuration.guarantee}\n`)
-      cli.stdout.write(`Report:\n${written.map(file => `  ${file}\n`).join('')}`)
+      const written = await writeSuiteReport(reportDir, report)
+      cli.stdout.write(suiteSummary(report, written))
       const code = interruption.exitCode()
       if (code !== undefined) return code
       return report.tests.some(test => isFinding(test.verdict)) ? EXIT.failed : EXIT.ok

@@ -6,23 +6,35 @@
  * handed to the loader when the schedule releases it.
  *
  * In a `row` run the rule is the in-process scheduled loader's
- * (`runtime/drive.ts`): at rest — every requested import read from disk, and
- * no new request for a few turns of the event loop — release the first entry
- * of the row that is waiting, else the earliest waiting entry the row does
- * not name. An entry the row names but that has not been requested yet (it
- * waits for a service, or is mounted by a group not yet applied) simply goes
- * later: nothing is held past the point the loader reaches by itself, so
- * every import is released before the loader's start settles, and an order
- * the process cannot make is recorded as realised, not forced.
+ * (`runtime/drive.ts`): release the first entry of the row that is waiting,
+ * else the earliest waiting entry the row does not name. An entry the row
+ * names that has not been requested yet (it waits for a group or include not
+ * applied yet) simply goes later, so an order the process cannot make is
+ * recorded as realised, not forced.
+ *
+ * Nothing is held past the point the loader reaches by itself. The imports
+ * waiting at one time are a wave: once every module of the wave has been read
+ * (the loader could not have finished before that either), the whole wave is
+ * released within one turn of the event loop — one entry at a time, each
+ * followed only by microtasks, so each entry's apply and registrations run
+ * before the next is handed over while no timer, I/O callback or client
+ * message can run in between. The application therefore never sees a
+ * half-released wave: it answers nobody with an entry still held. A module
+ * slower than {@link SLOW_IMPORT_MS} does not hold the rest of its wave.
  *
  * In a `reference` run nothing is held: imports settle as they would, and
  * the order they settle in is recorded.
  */
 
-/** Turns of the event loop with no new request that count as rest. */
-const REST_TURNS = 3
-/** Real time after which a release goes ahead although some import is still being read (one that never loads must not hold the rest). */
-const SLOW_IMPORT_MS = 1000
+/** Microtask turns after each release: the released entry's apply and registrations run before the next release. */
+const DRAIN_TURNS = 200
+/** Real time after which a wave goes ahead without an import still being read (one that never loads must not hold the rest). */
+export const SLOW_IMPORT_MS = 3000
+
+/** Lets pending microtasks run (the released entry's apply), without letting the event loop turn. */
+async function drainMicrotasks() {
+  for (let turn = 0; turn < DRAIN_TURNS; turn++) await null
+}
 
 /**
  * @typedef {{
@@ -109,19 +121,20 @@ export class ReleaseOrder {
     })
   }
 
-  /** Releases waiting imports one at a time, each at rest, until none waits. */
+  /** Releases the waiting imports wave by wave, each wave within one turn of the event loop, until none waits. */
   async drive() {
     while (this.waiting.size > 0) {
-      await this.rest()
-      const key = this.choose()
-      if (key === undefined) continue
-      const waiting = /** @type {WaitingImport} */ (this.waiting.get(key))
-      this.waiting.delete(key)
-      const index = this.remaining.indexOf(waiting.label)
-      if (index >= 0) this.remaining.splice(index, 1)
-      this.released.push(waiting.label)
-      this.changed()
-      waiting.hand()
+      await this.waveRead()
+      for (let key = this.choose(); key !== undefined; key = this.choose()) {
+        const waiting = /** @type {WaitingImport} */ (this.waiting.get(key))
+        this.waiting.delete(key)
+        const index = this.remaining.indexOf(waiting.label)
+        if (index >= 0) this.remaining.splice(index, 1)
+        this.released.push(waiting.label)
+        this.changed()
+        waiting.hand()
+        await drainMicrotasks()
+      }
     }
   }
 
@@ -135,21 +148,28 @@ export class ReleaseOrder {
     return loaded[0]?.[0]
   }
 
-  /** Resolves once every waiting import is loaded (or one has been slow for a second) and no request came for a few turns. */
-  async rest() {
-    for (;;) {
-      const pending = [...this.waiting.values()].filter(waiting => !waiting.loaded)
-      if (pending.length > 0) {
-        /** @type {NodeJS.Timeout | undefined} */
-        let timer
-        const slow = new Promise(resolve => { timer = setTimeout(resolve, SLOW_IMPORT_MS); timer.unref() })
-        await Promise.race([Promise.all(pending.map(waiting => waiting.loadedPromise)), slow])
-        clearTimeout(timer)
+  /**
+   * Resolves once every waiting import has been read (those requested
+   * meanwhile included), or, after {@link SLOW_IMPORT_MS}, once at least one
+   * has: a wave is what has been read by then.
+   */
+  async waveRead() {
+    await drainMicrotasks()
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer
+    let slow = false
+    const late = new Promise((resolve) => { timer = setTimeout(() => { slow = true; resolve(undefined) }, SLOW_IMPORT_MS); timer.unref() })
+    try {
+      for (;;) {
+        const unread = [...this.waiting.values()].filter(waiting => !waiting.loaded)
+        if (unread.length === 0) return
+        const anyRead = [...this.waiting.values()].some(waiting => waiting.loaded)
+        if (slow && anyRead) return
+        await Promise.race([slow ? Promise.race(unread.map(waiting => waiting.loadedPromise)) : Promise.all(unread.map(waiting => waiting.loadedPromise)), late])
+        await drainMicrotasks()
       }
-      const version = this.version
-      for (let turn = 0; turn < REST_TURNS; turn++) await new Promise(resolve => setImmediate(resolve))
-      if (version !== this.version) continue
-      if ([...this.waiting.values()].some(waiting => waiting.loaded)) return
+    } finally {
+      clearTimeout(timer)
     }
   }
 }

@@ -50,7 +50,7 @@ function exactly(text: string): string {
  * given (a kind that cannot run one test alone runs them all).
  */
 export function runArgv(command: TestCommand, resultFile: string, only?: string): string[] {
-  const argv = [...command.argv]
+  const argv = only === undefined ? [...command.argv] : withoutNameFilters(command)
   switch (command.source.kind) {
     case 'vitest':
       argv.push('--reporter=default', '--reporter=json', `--outputFile.json=${resultFile}`)
@@ -66,6 +66,30 @@ export function runArgv(command: TestCommand, resultFile: string, only?: string)
     case 'junit':
     case 'exit-code':
       break
+  }
+  return argv
+}
+
+/** The options of each kind that filter tests by name: a rerun alone replaces them with its own. */
+const NAME_FILTERS: Readonly<Record<ResultSource['kind'], readonly string[]>> = {
+  'vitest': ['-t', '--testNamePattern', '--test-name-pattern'],
+  'node-test': ['--test-name-pattern'],
+  'junit': [],
+  'exit-code': [],
+}
+
+/** The command without its own test-name filters (`-t PATTERN`, `--testNamePattern=PATTERN`, …). */
+function withoutNameFilters(command: TestCommand): string[] {
+  const filters = NAME_FILTERS[command.source.kind]
+  const argv: string[] = []
+  for (let i = 0; i < command.argv.length; i++) {
+    const arg = command.argv[i] as string
+    if (filters.includes(arg)) {
+      i++
+      continue
+    }
+    if (filters.some(filter => arg.startsWith(`${filter}=`))) continue
+    argv.push(arg)
   }
   return argv
 }

@@ -37,7 +37,7 @@ export interface ConfigurationPlan {
 }
 
 /** Every configuration the records show, with the entries its processes requested (first request order, across processes). */
-export function discoveredConfigurations(records: readonly ProcessRecord[]): Map<string, { entries: string[], processes: number }> {
+export function discoveredConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested'>[]): Map<string, { entries: string[], processes: number }> {
   const configurations = new Map<string, { entries: string[], processes: number }>()
   for (const record of records) {
     if (record.configuration === null) continue
@@ -50,7 +50,7 @@ export function discoveredConfigurations(records: readonly ProcessRecord[]): Map
 }
 
 /** The plan of every configuration the reference run booted. */
-export function planConfigurations(records: readonly ProcessRecord[], settings: PlanSettings): ConfigurationPlan[] {
+export function planConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested'>[], settings: PlanSettings): ConfigurationPlan[] {
   return [...discoveredConfigurations(records)].map(([configuration, { entries, processes }]) => {
     const space: Space = { chains: entries.map(entry => ({ plugin: entry, ops: [entry] })) }
     const plan = strategies[settings.strategy].plan(space, {
@@ -80,7 +80,7 @@ export function rowsOfRun(plans: readonly ConfigurationPlan[], k: number): Recor
  * relative order the system allows (an entry only ever requested after
  * another was released is taken to depend on it).
  */
-export function realisedGuarantee(plan: ConfigurationPlan, explored: number, records: readonly ProcessRecord[]): Guarantee {
+export function realisedGuarantee(plan: ConfigurationPlan, explored: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): Guarantee {
   const claimed = plan.guarantee(explored)
   if (claimed.kind !== 't-way') return claimed
   const realised = RealisedOrders.of(plan.space, claimed.strength)

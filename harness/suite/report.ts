@@ -1,6 +1,8 @@
 import { VERSION } from '../package/version.ts'
 import { escapeHtml, escapeXmlAttribute, escapeXmlText, markdownCode, markdownFence, shellQuote, shellWord } from '../report/escape.ts'
 import { formatGuarantee } from '../strategies/index.ts'
+import type { ProcessRecord } from '../preload/protocol.js'
+import { writeFilesAtomically } from '../report/write.ts'
 import type { TestCommand } from './command-line.ts'
 import type { ProcessNote, SuiteOutcome } from './test-suite.ts'
 import { TEST_VERDICT_MEANING, TEST_VERDICTS, type TestFinding, type TestVerdict } from './verdict.ts'
@@ -12,6 +14,16 @@ import { TEST_VERDICT_MEANING, TEST_VERDICTS, type TestFinding, type TestVerdict
  * `report.html` and `junit.xml` (one testcase per test).
  */
 
+/** One run of the command as the report keeps it: the rows it gave, and what each process booted and realised. */
+export interface SuiteReportRun {
+  readonly name: string
+  readonly exitCode: number | null
+  readonly durationMs: number
+  readonly rows: Readonly<Record<string, readonly string[]>>
+  readonly log: string
+  readonly processes: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]
+}
+
 export interface SuiteReport {
   readonly report: 'test'
   readonly loadrace: string
@@ -21,7 +33,7 @@ export interface SuiteReport {
   readonly summary: Readonly<Record<TestVerdict, number>> & { tests: number, runs: number, reruns: number, durationMs: number }
   readonly configurations: readonly { configuration: string, entries: readonly string[], rows: number, processes: number, guarantee: string }[]
   readonly tests: readonly (TestFinding & { replay?: string })[]
-  readonly runs: readonly { name: string, exitCode: number | null, durationMs: number, rows: Readonly<Record<string, readonly string[]>>, log: string }[]
+  readonly runs: readonly SuiteReportRun[]
   readonly processNotes: readonly ProcessNote[]
 }
 
@@ -56,7 +68,14 @@ export function suiteReport(outcome: SuiteOutcome, command: TestCommand, cwd: st
       const replay = replayCommand(command, test)
       return replay === undefined ? test : { ...test, replay }
     }),
-    runs: [outcome.reference, ...outcome.runs].map(run => ({ name: run.name, exitCode: run.exitCode, durationMs: run.durationMs, rows: rowsOf(run.processes), log: run.log })),
+    runs: [outcome.reference, ...outcome.runs].map(run => ({
+      name: run.name,
+      exitCode: run.exitCode,
+      durationMs: run.durationMs,
+      rows: rowsOf(run.processes),
+      log: run.log,
+      processes: run.processes.map(({ configuration, requested, released }) => ({ configuration, requested, released })),
+    })),
     processNotes: outcome.processNotes,
   }
 }
@@ -155,4 +174,27 @@ export function renderSuiteHtml(report: SuiteReport): string {
 <table><tr><th>test</th><th>verdict</th><th>details</th></tr>${rows.join('\n')}</table>
 </body></html>
 `
+}
+
+/** Writes every format of the report into `dir`, atomically; the paths written. */
+export function writeSuiteReport(dir: string, report: SuiteReport): Promise<string[]> {
+  return writeFilesAtomically(dir, [
+    { file: 'report.json', content: renderSuiteJson(report) },
+    { file: 'report.md', content: renderSuiteMarkdown(report) },
+    { file: 'junit.xml', content: renderSuiteJunit(report) },
+    { file: 'report.html', content: renderSuiteHtml(report) },
+  ])
+}
+
+/** The closing lines of the terminal: the totals, each configuration's plan and guarantee, the files written. */
+export function suiteSummary(report: SuiteReport, written: readonly string[]): string {
+  const s = report.summary
+  const lines = [
+    '',
+    `${s.tests} tests: ${s.holds} hold, ${s['pins-one']} pins-one, ${s.fails} fail, ${s.flaky} flaky, ${s.skipped} skipped · ${s.runs} runs of the command, ${s.reruns} reruns alone, ${(s.durationMs / 1000).toFixed(0)} s`,
+    ...report.configurations.map(c => `  ${c.configuration}: ${c.entries.length} entries, ${c.rows} rows, ${c.guarantee}`),
+    'Report:',
+    ...written.map(file => `  ${file}`),
+  ]
+  return `${lines.join('\n')}\n`
 }

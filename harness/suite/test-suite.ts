@@ -174,33 +174,49 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
     }
   }
 
-  /** Narrows a pinned race to one swap of loader entries, rerunning the test alone along the swaps from its passing order to its failing one. */
+  /**
+   * Narrows a pinned race to one swap of loader entries. For each
+   * configuration the two sides booted in different orders, the test runs
+   * alone with that configuration in its failing order and every other in its
+   * passing order: the first configuration that alone makes it fail is the
+   * one, and reruns alone along the swaps from its passing order to its
+   * failing order find the adjacent pair that flips it.
+   */
   async function blame(test: TestResult, passing: PinnedSide, failing: PinnedSide): Promise<{ blame?: Blame, unblamed?: string }> {
-    const configurations = Object.keys(failing.orders).filter(configuration => passing.orders[configuration] !== undefined
+    const differing = Object.keys(failing.orders).filter(configuration => passing.orders[configuration] !== undefined
       && scheduleKey(passing.orders[configuration]!) !== scheduleKey(failing.orders[configuration]!))
-    if (configurations.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
-    const configuration = configurations[0]!
-    const left = passing.orders[configuration]!
-    const right = failing.orders[configuration]!
-    if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) {
-      return { unblamed: `the two sides of ${configuration} loaded different entries` }
+    if (differing.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
+    const reasons: string[] = []
+    for (const configuration of differing) {
+      const left = passing.orders[configuration]!
+      const right = failing.orders[configuration]!
+      if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) {
+        reasons.push(`the two sides of ${configuration} loaded different entries`)
+        continue
+      }
+      const known = new Map([[scheduleKey(left), 'passed']])
+      const hashOf = async (order: Schedule): Promise<string> => {
+        const seen = known.get(scheduleKey(order))
+        if (seen !== undefined) return seen
+        const { status } = await alone(test, 'row', { ...passing.orders, [configuration]: order })
+        known.set(scheduleKey(order), status)
+        return status
+      }
+      if (await hashOf(right) !== 'failed') {
+        reasons.push(`${configuration} in its failing order alone does not fail it`)
+        continue
+      }
+      try {
+        const found = await minimize(left, right, hashOf)
+        const flipped = found.leftHash === 'passed'
+        const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
+        const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const
+        return { blame: { configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: found.runs } }
+      } catch (error) {
+        reasons.push(error instanceof Error ? error.message : String(error))
+      }
     }
-    const known = new Map([[scheduleKey(left), 'passed'], [scheduleKey(right), 'failed']])
-    const hashOf = async (order: Schedule): Promise<string> => {
-      const seen = known.get(scheduleKey(order))
-      if (seen !== undefined) return seen
-      const { status } = await alone(test, 'row', { ...failing.orders, [configuration]: order })
-      known.set(scheduleKey(order), status)
-      return status
-    }
-    try {
-      const found = await minimize(left, right, hashOf)
-      const entries = found.leftHash === 'passed' ? found.blame : [found.blame[1], found.blame[0]] as const
-      const [passingOrder, failingOrder] = found.leftHash === 'passed' ? [found.left, found.right] : [found.right, found.left]
-      return { blame: { configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: found.runs } }
-    } catch (error) {
-      return { unblamed: error instanceof Error ? error.message : String(error) }
-    }
+    return { unblamed: reasons.join('; ') }
   }
 
   const configurations: ConfigurationSummary[] = plans.map((plan: ConfigurationPlan) => ({

@@ -22,4 +22,14 @@ describe('the user\'s test command', () => {
     expect(runArgv(testCommand(['make', 'check']), '/r/x', 'only')).toEqual(['make', 'check'])
     expect(runsOneTest(testCommand(['make', 'check']))).toBe(false)
   })
+
+  it('a rerun alone replaces the command\'s own name filters, which would run other tests too', () => {
+    expect(runArgv(testCommand(['npx', 'vitest', 'run', '-t', 'a|b', 'tests/']), '/r/x.json', 'a')).toEqual([
+      'npx', 'vitest', 'run', 'tests/', '--reporter=default', '--reporter=json', '--outputFile.json=/r/x.json', '--testNamePattern=^a$',
+    ])
+    expect(runArgv(testCommand(['npx', 'vitest', 'run', '--testNamePattern=a|b']), '/r/x.json', 'a').filter(arg => arg.includes('Pattern'))).toEqual(['--testNamePattern=^a$'])
+    expect(runArgv(testCommand(['node', '--test', '--test-name-pattern=x', 't/']), '/r/x.xml', 'y').filter(arg => arg.includes('pattern'))).toEqual(['--test-name-pattern=^y$'])
+    // Without a rerun alone, the command keeps its own filters.
+    expect(runArgv(testCommand(['npx', 'vitest', 'run', '-t', 'a|b']), '/r/x.json')).toContain('a|b')
+  })
 })
