@@ -258,6 +258,8 @@ export const TARGET_IDS = [
   'cover-detects-depth3',
   'auto-detects-both',
   'timer-verdicts-stable',
+  'test-preload-overhead',
+  'test-tier-overhead',
 ] as const
 
 export type TargetId = typeof TARGET_IDS[number]
@@ -278,6 +280,7 @@ export const REPORTED_IDS = [
   'real-throughput',
   'real-heap-growth',
   'cover-t3-real',
+  'test-tier-runs',
 ] as const
 
 export type ReportedId = typeof REPORTED_IDS[number]
@@ -306,4 +309,14 @@ export interface BenchFigures {
   power: PowerFigures | null
   coverage: { sizes: CoverageRow[], discovered: DiscoveredCoverageRow[] } | null
   timers: TimerStabilityFigures | null
+  /** `loadrace test`: the preload per process, and a whole test tier under the default plan. */
+  testMode: TestModeFigures | null
+}
+
+/** What `loadrace test` costs (see bench/test-mode.ts). */
+export interface TestModeFigures {
+  /** One process boot with the preload against the same boot without it (wall clock, median over rounds). */
+  preload: { command: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
+  /** The test tier under `loadrace test` (default plan, reruns included) against one plain run of it. */
+  tier: { tier: string, plainMs: number, loadraceMs: number, ratio: number, runs: number, reruns: number, tests: number, verdicts: Record<string, number> }
 }

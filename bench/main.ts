@@ -2,7 +2,7 @@
  * `npm run bench`: measures loadrace's cost and bug-finding power — on
  * synthetic plugins and on the bundled real application — and writes
  * `reports/bench.json` and `reports/bench.md` (atomically). Progress goes to
- * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers`
+ * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers,test`
  * runs a subset (the others are reported as not run); `--quick` shrinks every
  * section for a smoke run.
  */
@@ -19,12 +19,13 @@ import { EIGHT_TOOLS } from './planted.ts'
 import { measurePower, POWER_BUDGET, POWER_SEEDS } from './power.ts'
 import { measureRealApp, REAL_APP } from './real-app.ts'
 import { measureWorkspace } from './workspace.ts'
+import { measurePreload, measureTier } from './test-mode.ts'
 import { renderBenchJson, renderBenchMarkdown } from './report.ts'
 import { machineScaling, measureScaleOut } from './scale-out.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 import { measureTimerStability } from './timer-stability.ts'
 
-const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers'] as const
+const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers', 'test'] as const
 type Section = typeof SECTIONS[number]
 
 /** Scenarios whose discovered space the coverage section sizes a cover(3) plan over. */
@@ -158,6 +159,15 @@ const scaleOut = await section('scale-out', sections, async () => {
   return { synthetic, real: realScale, machineScaling: await machineScaling() }
 })
 
+// Wall-clock figures of whole commands: alone, after everything else.
+const testMode = await section('test', sections, async () => {
+  const preload = await measurePreload({ rounds: quick ? 3 : 9, msPerRound: quick ? 1_000 : 3_000 })
+  say(`  preload: ${preload.withMs.toFixed(1)} ms with, ${preload.withoutMs.toFixed(1)} ms without, ${preload.ratio.toFixed(3)}×`)
+  const tier = measureTier({ quick, onStep: text => say(`  ${text}`) })
+  say(`  tier: ${(tier.loadraceMs / 1000).toFixed(0)} s under loadrace test, ${(tier.plainMs / 1000).toFixed(0)} s plain, ${tier.ratio.toFixed(2)}× (${tier.runs} runs, ${tier.reruns} reruns)`)
+  return { preload, tier }
+})
+
 const figures: BenchFigures = {
   startedAt,
   wallSeconds: (performance.now() - started) / 1000,
@@ -171,6 +181,7 @@ const figures: BenchFigures = {
   power,
   coverage,
   timers,
+  testMode,
 }
 const written = await writeFilesAtomically('reports', [
   { file: 'bench.json', content: renderBenchJson(figures) },

@@ -221,6 +221,19 @@ function timerLines(figures: BenchFigures): string[] {
   ]
 }
 
+function testModeLines(figures: BenchFigures): string[] {
+  if (figures.testMode === null) return ['Not run.']
+  const { preload, tier } = figures.testMode
+  return [
+    `The preload per process: \`${preload.command}\` with the preload following a row, against the same boot without it `
+      + `(wall clock, median of ${preload.rounds} rounds side by side): ${fixed(preload.withMs, 1)} ms against ${fixed(preload.withoutMs, 1)} ms, ${fixed(preload.ratio, 3)}×.`,
+    '',
+    `The tier: ${tier.tier}, under \`loadrace test\` with its default plan against one plain run: `
+      + `${fixed(tier.loadraceMs / 1000, 0)} s against ${fixed(tier.plainMs / 1000, 0)} s, ${fixed(tier.ratio, 2)}× — ${tier.runs} runs of the command and ${tier.reruns} reruns alone; `
+      + `${tier.tests} tests: ${Object.entries(tier.verdicts).map(([verdict, count]) => `${count} ${verdict}`).join(', ')}.`,
+  ]
+}
+
 /** The bytes of `reports/bench.md`: the same figures as tables, targets first. */
 export function renderBenchMarkdown(figures: BenchFigures): string {
   const { machine } = figures
@@ -273,6 +286,10 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '## Plugins that await timers',
     '',
     ...timerLines(figures),
+    '',
+    '## Your own suite under every load order',
+    '',
+    ...testModeLines(figures),
   ]
   return `${lines.join('\n')}\n`
 }

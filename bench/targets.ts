@@ -65,6 +65,8 @@ const RULES: readonly TargetRule[] = [
     unit: '% of delays (0, 1, 3, 20 ms) with one divergent result over every run',
     measure: figures => figures.timers === null ? null : (100 * figures.timers.rows.filter(row => row.distinctResults === 1 && row.verdicts.join() === 'divergent').length) / figures.timers.rows.length,
   },
+  { id: 'test-preload-overhead', bound: 'at-most', target: 1.05, unit: '× the same process without the preload (wall clock)', measure: figures => figures.testMode?.preload.ratio ?? null },
+  { id: 'test-tier-overhead', bound: 'at-most', target: 3, unit: '× one plain run of the tier (reference run, rows and reruns alone)', measure: figures => figures.testMode?.tier.ratio ?? null },
 ]
 
 /** How a reported (not judged) figure is read from the figures. */
@@ -84,6 +86,7 @@ const REPORTED: readonly ReportedRule[] = [
     unit: 'interleavings (cover(3) over the real application\'s discovered space)',
     measure: figures => figures.coverage?.discovered.find(row => row.scenario === REAL_APP_SCENARIO)?.t3 ?? null,
   },
+  { id: 'test-tier-runs', unit: 'runs of the command plus reruns alone (loadrace test, default plan)', measure: figures => figures.testMode === null ? null : figures.testMode.tier.runs + figures.testMode.tier.reruns },
 ]
 
 /** The reported figures, in `REPORTED_IDS` order; a figure whose section did not run is null. */

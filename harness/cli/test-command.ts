@@ -6,7 +6,7 @@ import { testCommand } from '../suite/command-line.ts'
 import { findingLines, suiteReport, suiteSummary, writeSuiteReport } from '../suite/report.ts'
 import { testKey } from '../suite/results.ts'
 import type { RunPlace } from '../suite/suite-run.ts'
-import { NothingJudged, replayOrder, testSuite } from '../suite/test-suite.ts'
+import { Interrupted, NothingJudged, replayOrder, testSuite } from '../suite/test-suite.ts'
 import { isFinding, type TestFinding } from '../suite/verdict.ts'
 import { valueOf, type CommandSpec } from './args.ts'
 import type { Command } from './command.ts'
@@ -14,6 +14,9 @@ import { OPTIONS } from './options.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
 import { EXIT, UsageError } from './usage-error.ts'
+
+/** How long the command's processes get to end after SIGTERM before SIGKILL. */
+const INTERRUPT_GRACE_MS = 3000
 
 /** Where the report goes when `--report` is not given. */
 const DEFAULT_TEST_REPORT = 'reports/test'
@@ -69,10 +72,15 @@ export const testModeCommand: Command = {
     const command = testCommand(argv, junit === undefined ? undefined : nonEmpty('junit', junit))
     const reportDir = resolve(valueOf(args, OPTIONS.report.name) ?? DEFAULT_TEST_REPORT)
     const runsFolder = join(reportDir, 'runs')
+    // The command and every process it started share one process group: ended together, by SIGKILL if SIGTERM has not done it in a few seconds.
     const interruption = watchInterruptions(() => {
-      if (child?.pid !== undefined) {
-        try { process.kill(-child.pid, 'SIGTERM') } catch { /* already gone */ }
+      const group = child?.pid
+      if (group === undefined) return
+      const end = (signal: NodeJS.Signals) => {
+        try { process.kill(-group, signal) } catch { /* already gone */ }
       }
+      end('SIGTERM')
+      setTimeout(() => end('SIGKILL'), INTERRUPT_GRACE_MS).unref()
     })
     let child: import('node:child_process').ChildProcess | undefined
     const place: RunPlace = { command, cwd: process.cwd(), folder: runsFolder, env: cli.env, onChild: (running) => { child = running } }
@@ -106,15 +114,12 @@ export const testModeCommand: Command = {
       }, {
         onRunStart: (name, index, total) => cli.stderr.write(index === 0 ? 'loadrace test: the reference run (unperturbed) …\n' : `loadrace test: ${name} (${index} of ${total - 1}) …\n`),
         onRunEnd: (run) => cli.stderr.write(`loadrace test: ${run.name} done in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode ?? run.signal}; ${run.results?.length ?? 0} tests, ${run.processes.length} processes with a cordis loader)\n`),
-        onTest: (finding) => {
-          if (finding.verdict === 'holds' || finding.verdict === 'skipped') return
-          cli.stdout.write(`${MARK[finding.verdict]} ${finding.verdict}  ${testKey(finding)}\n`)
-        },
-      })
+        onTest: finding => cli.stdout.write(`${MARK[finding.verdict]} ${finding.verdict}  ${testKey(finding)}\n`),
+      }, interruption.signal)
       const report = suiteReport(outcome, command, place.cwd, { strategy, budget, seed, strength, reruns, ...shard ? { shard: formatShard(shard) } : {} })
-      for (const test of report.tests) {
-        if (test.verdict === 'holds' || test.verdict === 'skipped') cli.stdout.write(`${MARK[test.verdict]} ${test.verdict}  ${testKey(test)}\n`)
-        else for (const line of findingLines(test)) cli.stdout.write(`    ${testKey(test)}: ${line}\n`)
+      for (const test of report.tests.filter(candidate => isFinding(candidate.verdict))) {
+        cli.stdout.write(`\n${MARK[test.verdict]} ${test.verdict}  ${testKey(test)}\n${findingLines(test).map(line => `    ${line}\n`).join('')}`)
+        if (test.message !== undefined) cli.stdout.write(`${test.message.split('\n').slice(0, 12).map(line => `    ${line}\n`).join('')}`)
       }
       const written = await writeSuiteReport(reportDir, report)
       cli.stdout.write(suiteSummary(report, written))
@@ -122,6 +127,10 @@ export const testModeCommand: Command = {
       if (code !== undefined) return code
       return report.tests.some(test => isFinding(test.verdict)) ? EXIT.failed : EXIT.ok
     } catch (error) {
+      if (error instanceof Interrupted) {
+        cli.stderr.write('loadrace test: interrupted; no report was written\n')
+        return interruption.exitCode() ?? EXIT.interrupted
+      }
       if (error instanceof NothingJudged) {
         cli.stderr.write(`loadrace test: ${error.message}\n`)
         return interruption.exitCode() ?? EXIT.unjudged

@@ -137,7 +137,7 @@ export function renderSuiteMarkdown(report: SuiteReport): string {
   }
   lines.push('## Every test', '', '| test | verdict |', '| --- | --- |', ...report.tests.map(test => `| ${markdownCode(title(test), { inTable: true })} | ${test.verdict} |`), '')
   if (report.processNotes.length > 0) {
-    lines.push('## Processes the plan did not foresee', '', ...report.processNotes.map(note => `- ${note.run}, pid ${note.pid} (${note.configuration ?? 'no configuration'}): ${note.kind === 'unknown' ? 'a configuration the plan has no row for; it ran unperturbed' : `could not follow its row; realised ${note.realised.join(',')}`}`), '')
+    lines.push('## Processes the plan did not foresee', '', ...report.processNotes.map(note => `- ${note.run}, pid ${note.pid} (${note.configuration ?? 'no configuration'}): ${note.kind === 'unknown' ? 'a configuration the plan has no row for; it ran unperturbed' : `released ${note.inversion?.[1]} before ${note.inversion?.[0]}, against its row, though both were waiting (a module slower than the preload waits for); realised ${note.realised.join(',')}`}`), '')
   }
   return `${lines.join('\n')}\n`
 }

@@ -34,6 +34,11 @@ export interface SuiteEvents {
   onTest?(finding: TestFinding): void
 }
 
+/** The run was interrupted (SIGINT, SIGTERM): no further run of the command starts. */
+export class Interrupted extends Error {
+  override readonly name = 'Interrupted'
+}
+
 /** Why nothing could be judged (exit 4). */
 export class NothingJudged extends Error {
   override readonly name = 'NothingJudged'
@@ -44,10 +49,12 @@ export interface ProcessNote {
   readonly run: string
   readonly configuration: string | null
   readonly pid: number
-  /** `unknown`: the plan has no row for its configuration; `unreachable`: it could not follow its row (an entry was not yet requested when the row named it). */
+  /** `unknown`: the plan has no row for its configuration; `unreachable`: it released two waiting entries against its row (a module slower than the preload waits for). */
   readonly kind: 'unknown' | 'unreachable'
   readonly row?: Schedule
   readonly realised: Schedule
+  /** For `unreachable`: the row's earlier entry, released after the later one although it was already waiting. */
+  readonly inversion?: readonly [string, string]
 }
 
 /** The result of `loadrace test`. */
@@ -88,14 +95,33 @@ function realisedOrders(processes: readonly ProcessRecord[]): Rows {
   return orders
 }
 
-/** Processes that ran a configuration the plan did not know, or could not follow their row. */
+/**
+ * The first two entries a process released against its row although the
+ * row's first was waiting already (an inversion the loader did not force:
+ * the row's later entry was released before the earlier one was even
+ * requested is no deviation), or undefined when it followed its row.
+ */
+export function unforcedInversion(record: Pick<ProcessRecord, 'row' | 'released' | 'requested'>): [string, string] | undefined {
+  if (record.row === undefined) return undefined
+  const rank = new Map(record.row.map((label, i) => [label, i]))
+  const requestedAt = new Map(record.requested.map(point => [point.label, point.enabledAt]))
+  for (let later = 0; later < record.released.length; later++) {
+    const a = record.released[later]!
+    for (let earlier = 0; earlier < later; earlier++) {
+      const b = record.released[earlier]!
+      if ((rank.get(a) ?? Infinity) < (rank.get(b) ?? Infinity) && (requestedAt.get(a) ?? 0) <= earlier) return [a, b]
+    }
+  }
+  return undefined
+}
+
+/** Processes that ran a configuration the plan did not know, or released against their row without the loader forcing it. */
 function notesOf(run: CommandRun): ProcessNote[] {
   return run.processes.flatMap((record): ProcessNote[] => {
     const base = { run: run.name, configuration: record.configuration, pid: record.pid, realised: record.released }
     if (record.unknown) return [{ ...base, kind: 'unknown' }]
-    if (record.row === undefined) return []
-    const followed = record.row.filter(label => record.released.includes(label))
-    return followed.every((label, i) => record.released.filter(other => followed.includes(other))[i] === label) ? [] : [{ ...base, kind: 'unreachable', row: record.row }]
+    const inversion = unforcedInversion(record)
+    return inversion === undefined ? [] : [{ ...base, kind: 'unreachable', row: record.row!, inversion }]
   })
 }
 
@@ -109,11 +135,16 @@ function statusIn(run: CommandRun, key: string): RunStatus {
 }
 
 /** Runs the command as the plan says and judges every test. */
-export async function testSuite(place: RunPlace, settings: SuiteSettings, events: SuiteEvents = {}): Promise<SuiteOutcome> {
+export async function testSuite(place: RunPlace, settings: SuiteSettings, events: SuiteEvents = {}, signal?: AbortSignal): Promise<SuiteOutcome> {
   const started = Date.now()
   let rerunCount = 0
+  /** Runs the command unless the run was interrupted. */
+  const runCommandOnce: typeof runCommand = async (where, request) => {
+    if (signal?.aborted) throw new Interrupted()
+    return runCommand(where, request)
+  }
   events.onRunStart?.(REFERENCE, 0, 0)
-  const reference = await runCommand(place, { name: REFERENCE, schedule: scheduleOf(place, 'reference', {}) })
+  const reference = await runCommandOnce(place, { name: REFERENCE, schedule: scheduleOf(place, 'reference', {}) })
   checkReference(reference, place)
   const plans = planConfigurations(reference.processes, settings)
   const indices = runIndices(runsNeeded(plans), settings.shard)
@@ -125,7 +156,7 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
     const rows = rowsOfRun(plans, k)
     rowsByRun.set(name, rows)
     events.onRunStart?.(name, position + 1, indices.length + 1)
-    const run = await runCommand(place, { name, schedule: scheduleOf(place, 'row', rows) })
+    const run = await runCommandOnce(place, { name, schedule: scheduleOf(place, 'row', rows) })
     runs.push(run)
     events.onRunEnd?.(run, position + 1, indices.length + 1)
   }
@@ -135,7 +166,7 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
   /** Runs the test `name` alone under `rows` (in `mode`); its status and the processes it started. */
   const alone = async (test: TestResult, mode: RunSchedule['mode'], rows: Rows): Promise<{ status: RunStatus, run: CommandRun }> => {
     rerunCount++
-    const run = await runCommand(place, { name: `rerun-${rerunCount}`, schedule: scheduleOf(place, mode, rows), ...runsOneTest(place.command) ? { only: test.name } : {} })
+    const run = await runCommandOnce(place, { name: `rerun-${rerunCount}`, schedule: scheduleOf(place, mode, rows), ...runsOneTest(place.command) ? { only: test.name } : {} })
     return { status: statusIn(run, testKey(test)), run }
   }
 

@@ -141,6 +141,10 @@ function figures(): BenchFigures {
       ],
       stable: false,
     },
+    testMode: {
+      preload: { command: 'node app.mjs', withoutMs: 100, withMs: 103, ratio: 1.03, rounds: 9 },
+      tier: { tier: 'a suite', plainMs: 60_000, loadraceMs: 200_000, ratio: 200 / 60, runs: 3, reruns: 12, tests: 10, verdicts: { holds: 9, 'pins-one': 1 } },
+    },
   }
 }
 
@@ -189,6 +193,9 @@ describe('reports/bench.json', () => {
     expect(targets['cover-detects-depth3']).toMatchObject({ measured: 75, met: false })
     expect(targets['auto-detects-both']).toMatchObject({ measured: 100, met: true })
     expect(targets['timer-verdicts-stable']).toMatchObject({ measured: 50, target: 100, met: false })
+    expect(targets['test-preload-overhead']).toMatchObject({ measured: 1.03, target: 1.05, met: true })
+    expect(targets['test-tier-overhead']?.measured).toBeCloseTo(200 / 60)
+    expect(targets['test-tier-overhead']).toMatchObject({ target: 3, met: false })
   })
 
   it('reads the reported figures from their sections', () => {

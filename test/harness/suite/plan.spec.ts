@@ -37,3 +37,15 @@ describe('plans keyed by configuration', () => {
     expect(realisedGuarantee(plan!, plan!.rows.length, dependent)).toEqual({ kind: 't-way', strength: 2 })
   })
 })
+
+describe('a process that did not follow its row', () => {
+  it('is noted only for an inversion the loader did not force', async () => {
+    const { unforcedInversion } = await import('../../../harness/suite/test-suite.ts')
+    const record = (row: string[], released: string[], enabledAt: Record<string, number>) => ({ row, released, requested: released.map(label => ({ label, enabledAt: enabledAt[label] ?? 0 })) })
+    // The row puts the include's child before the include, but the child was only requested once the include was released.
+    expect(unforcedInversion(record(['base.a', 'base'], ['base', 'base.a'], { 'base.a': 1 }))).toBeUndefined()
+    // Both were waiting, and the row's first went second.
+    expect(unforcedInversion(record(['a', 'b', 'c'], ['a', 'c', 'b'], {}))).toEqual(['b', 'c'])
+    expect(unforcedInversion(record(['a', 'b'], ['a', 'b'], {}))).toBeUndefined()
+  })
+})
