@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../preload/protocol.js'
 import { runArgv, type TestCommand } from './command-line.ts'
@@ -73,7 +73,7 @@ export async function runCommand(place: RunPlace, request: RunRequest): Promise<
   const scheduleFile = join(folder, 'schedule.json')
   writeFileSync(scheduleFile, `${JSON.stringify(request.schedule, null, 2)}\n`)
   const source = place.command.source
-  const resultFile = source.kind === 'junit' ? join(place.cwd, source.file) : join(folder, source.kind === 'vitest' ? 'results.json' : 'results.xml')
+  const resultFile = source.kind === 'junit' ? resolve(place.cwd, source.file) : join(folder, source.kind === 'vitest' ? 'results.json' : 'results.xml')
   if (source.kind === 'junit' && existsSync(resultFile)) writeFileSync(resultFile, '')
   const argv = runArgv(place.command, resultFile, request.only)
   const log = join(folder, 'output.log')
