@@ -15,6 +15,9 @@ import { watchInterruptions } from './interrupt.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
 import { EXIT, UsageError } from './usage-error.ts'
 
+/** Lines of a finding's failure the terminal shows (the report has all of it). */
+const TERMINAL_FAILURE_LINES = 40
+
 /** How long the command's processes get to end after SIGTERM before SIGKILL. */
 const INTERRUPT_GRACE_MS = 3000
 
@@ -119,7 +122,12 @@ export const testModeCommand: Command = {
       const report = suiteReport(outcome, command, place.cwd, { strategy, budget, seed, strength, reruns, ...shard ? { shard: formatShard(shard) } : {} })
       for (const test of report.tests.filter(candidate => isFinding(candidate.verdict))) {
         cli.stdout.write(`\n${MARK[test.verdict]} ${test.verdict}  ${testKey(test)}\n${findingLines(test).map(line => `    ${line}\n`).join('')}`)
-        if (test.message !== undefined) cli.stdout.write(`${test.message.split('\n').slice(0, 12).map(line => `    ${line}\n`).join('')}`)
+        const failure = test.failure ?? test.message
+        if (failure !== undefined) {
+          const lines = failure.split('\n')
+          cli.stdout.write(lines.slice(0, TERMINAL_FAILURE_LINES).map(line => `    ${line}\n`).join(''))
+          if (lines.length > TERMINAL_FAILURE_LINES) cli.stdout.write(`    … ${lines.length - TERMINAL_FAILURE_LINES} more lines in report.md\n`)
+        }
       }
       const written = await writeSuiteReport(reportDir, report)
       cli.stdout.write(suiteSummary(report, written))

@@ -17,7 +17,8 @@ import { ReleaseOrder } from './release.js'
 
 const scheduleFile = process.env[SCHEDULE_VARIABLE]
 const records = process.env[RECORDS_VARIABLE]
-if (scheduleFile && records) {
+// `register` is Node's (20.6 and later, as loadrace needs); a process on an older Node runs unperturbed.
+if (scheduleFile && records && typeof register === 'function') {
   /** @type {import('./protocol.js').RunSchedule} */
   const schedule = JSON.parse(readFileSync(scheduleFile, 'utf8'))
   /** @type {() => void} */

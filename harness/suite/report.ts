@@ -131,7 +131,7 @@ export function renderSuiteMarkdown(report: SuiteReport): string {
     for (const test of findings) {
       lines.push(`### ${test.verdict}: ${markdownCode(title(test))}`, '')
       for (const line of findingLines(test)) lines.push(`- ${line.startsWith('replay: ') ? `replay: ${markdownCode(line.slice(8))}` : line}`)
-      if (test.message) lines.push('', markdownFence(test.message))
+      if (test.failure ?? test.message) lines.push('', markdownFence(test.failure ?? test.message ?? ''))
       lines.push('')
     }
   }
@@ -147,7 +147,7 @@ export function renderSuiteJunit(report: SuiteReport): string {
     const open = `    <testcase classname="${escapeXmlAttribute(test.file)}" name="${escapeXmlAttribute(test.name)}">`
     if (test.verdict === 'holds') return `${open}</testcase>`
     if (test.verdict === 'skipped') return `${open}<skipped/></testcase>`
-    const body = [...findingLines(test), ...test.message ? ['', test.message] : []].join('\n')
+    const body = [...findingLines(test), ...(test.failure ?? test.message) ? ['', test.failure ?? test.message ?? ''] : []].join('\n')
     return `${open}<failure message="${escapeXmlAttribute(test.verdict)}">${escapeXmlText(body)}</failure></testcase>`
   })
   const failures = report.tests.filter(test => test.verdict !== 'holds' && test.verdict !== 'skipped').length
@@ -159,7 +159,7 @@ export function renderSuiteJunit(report: SuiteReport): string {
 
 export function renderSuiteHtml(report: SuiteReport): string {
   const h = escapeHtml
-  const rows = report.tests.map(test => `<tr class="${h(test.verdict)}"><td><code>${h(title(test))}</code></td><td>${h(test.verdict)}</td><td>${findingLines(test).map(line => h(line)).join('<br>')}${test.message ? `<pre>${h(test.message)}</pre>` : ''}</td></tr>`)
+  const rows = report.tests.map(test => `<tr class="${h(test.verdict)}"><td><code>${h(title(test))}</code></td><td>${h(test.verdict)}</td><td>${findingLines(test).map(line => h(line)).join('<br>')}${(test.failure ?? test.message) ? `<pre>${h(test.failure ?? test.message ?? '')}</pre>` : ''}</td></tr>`)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>loadrace test</title>

@@ -118,3 +118,18 @@ export function readResultFile(file: string, kind: 'vitest' | 'junit', cwd: stri
   const text = readFileSync(file, 'utf8')
   return kind === 'vitest' ? readVitestJson(text, cwd) : readJunit(text, cwd)
 }
+
+/**
+ * The suite's own account of one failed test in what a vitest run printed:
+ * the block its default reporter writes under ` FAIL  <file> > <names>` —
+ * the error, the diff and the code frame — up to the next separator line.
+ * Undefined when the output has none for the test (another runner, or it passed).
+ */
+export function vitestFailureBlock(output: string, test: { file: string, name: string }): string | undefined {
+  const lines = plain(output).split('\n')
+  const prefix = ` FAIL  ${test.file} > `
+  const start = lines.findIndex(line => line.startsWith(prefix) && line.slice(prefix.length).split(' > ').join(' ') === test.name)
+  if (start < 0) return undefined
+  const end = lines.findIndex((line, index) => index > start && line.startsWith('⎯'))
+  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n').trim()
+}

@@ -4,7 +4,8 @@ import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { ProcessRecord, RunSchedule } from '../preload/protocol.js'
 import { runsOneTest } from './command-line.ts'
 import { planConfigurations, realisedGuarantee, rowsOfRun, runsNeeded, type ConfigurationPlan, type PlanSettings } from './plan.ts'
-import { testKey, type TestResult, type TestStatus } from './results.ts'
+import { readFileSync } from 'node:fs'
+import { testKey, vitestFailureBlock, type TestResult, type TestStatus } from './results.ts'
 import { runCommand, type CommandRun, type RunPlace } from './suite-run.ts'
 import { verdictOfResults, type Blame, type ConfigurationSummary, type PinnedSide, type Rows, type RunStatus, type TestFinding } from './verdict.ts'
 
@@ -130,6 +131,15 @@ function runIndices(total: number, shard: Shard | undefined): number[] {
   return Array.from({ length: total }, (_, k) => k).filter(k => inShard(k, shard))
 }
 
+/** What the suite printed of `test`'s failure in `run` (vitest's default reporter), if anything. */
+function failureOf(run: CommandRun, test: TestResult): string | undefined {
+  try {
+    return vitestFailureBlock(readFileSync(run.log, 'utf8'), test)
+  } catch {
+    return undefined
+  }
+}
+
 function statusIn(run: CommandRun, key: string): RunStatus {
   return run.results?.find(result => testKey(result) === key)?.status ?? 'missing'
 }
@@ -188,18 +198,21 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
     const passingRun = results.find(result => result.status === 'passed')!.run
     const failingRun = results.find(result => result.status === 'failed')!.run
     const sides: { run: string, status: TestStatus, orders?: Rows }[] = [{ run: passingRun, status: 'passed' }, { run: failingRun, status: 'failed' }]
+    let failure: string | undefined
     for (const side of sides) {
       const rows = rowsByRun.get(side.run)!
       for (let attempt = 0; attempt < settings.reruns; attempt++) {
         const rerun = await alone(test, side.run === REFERENCE ? 'reference' : 'row', rows)
         if (rerun.status !== side.status) return { ...base, verdict: 'flaky', flaky: { run: side.run, first: side.status, rerun: rerun.status } }
         side.orders ??= realisedOrders(rerun.run.processes)
+        if (side.status === 'failed') failure ??= failureOf(rerun.run, test)
       }
     }
     const [passing, failing] = sides.map(side => ({ run: side.run, status: side.status, orders: side.orders ?? {} })) as [PinnedSide, PinnedSide]
     const narrowed = await blame(test, passing, failing)
     return {
       ...base,
+      ...failure === undefined ? {} : { failure },
       verdict: 'pins-one',
       pinsOne: { passing, failing, ...narrowed, naturalOrderFails: failing.run === REFERENCE },
     }

@@ -67,8 +67,10 @@ export interface TestFinding {
   readonly verdict: TestVerdict
   /** Its result in every run, reference first. */
   readonly results: readonly { run: string, status: RunStatus }[]
-  /** The suite's own failure message (and diff), from the first run it failed in. */
+  /** The suite's own failure message, from the first run it failed in. */
   readonly message?: string
+  /** For a finding, what the suite printed of its failure (message, diff, code frame) when the test ran alone on its failing side. */
+  readonly failure?: string
   /** For `pins-one`: the two sides and, when found, the blamed pair. */
   readonly pinsOne?: {
     readonly passing: PinnedSide

@@ -49,6 +49,9 @@ describe('loadrace test on a cordis application\'s own suite', () => {
     const failing = pinned.pinsOne!.blame!.failing
     expect(failing.indexOf('beta')).toBeLessThan(failing.indexOf('alpha'))
     expect(pinned.message).toContain('to deeply equal')
+    // The suite's own diff, as its reporter printed it when the test ran alone on the failing side.
+    expect(pinned.failure).toMatch(/- Expected\n\+ Received/)
+    expect(pinned.failure).toContain('"beta",')
     expect(pinned.replay).toContain(`--order ${TIE}=${failing.join(',')}`)
     expect(run.stdout).toContain('pins-one  tests/app.test.mjs › the tied configuration pins alpha before beta')
   })

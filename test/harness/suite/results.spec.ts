@@ -39,3 +39,23 @@ describe('per-test results', () => {
     ])
   })
 })
+
+describe('the suite\'s own account of a failure', () => {
+  it('is the block vitest\'s default reporter prints under the test, colours taken out, up to the next separator', async () => {
+    const { vitestFailureBlock } = await import('../../../harness/suite/results.ts')
+    const output = [
+      ' FAIL  tests/a.test.ts > suite > other test',
+      'Error: not this one',
+      '⎯⎯⎯⎯[1/2]⎯',
+      '',
+      '\u001b[31m FAIL \u001b[39m tests/a.test.ts > suite > the test',
+      'AssertionError: expected [ 1 ] to deeply equal [ 2 ]',
+      '',
+      '- Expected',
+      '+ Received',
+      '⎯⎯⎯⎯[2/2]⎯',
+    ].join('\n')
+    expect(vitestFailureBlock(output, { file: 'tests/a.test.ts', name: 'suite the test' })).toBe('AssertionError: expected [ 1 ] to deeply equal [ 2 ]\n\n- Expected\n+ Received')
+    expect(vitestFailureBlock(output, { file: 'tests/a.test.ts', name: 'suite missing' })).toBeUndefined()
+  })
+})
