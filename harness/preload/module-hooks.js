@@ -55,12 +55,36 @@ export function instrumentation(url) {
 }
 
 /**
+ * @typedef {{ format?: string | null, source?: string | ArrayBuffer | ArrayBufferView | null }} LoadResult
+ */
+
+/**
+ * The asynchronous hook (`module.register`, Node 20).
  * @param {string} url
  * @param {{ format?: string | null }} context
- * @param {(url: string, context?: object) => Promise<{ format?: string | null, source?: string | ArrayBuffer | ArrayBufferView | null }>} nextLoad
+ * @param {(url: string, context?: object) => Promise<LoadResult>} nextLoad
  */
 export async function load(url, context, nextLoad) {
-  const result = await nextLoad(url, context)
+  return instrumented(url, await nextLoad(url, context))
+}
+
+/**
+ * The synchronous hook (`module.registerHooks`, Node 22.15 and later): the same, in the process's own thread.
+ * @param {string} url
+ * @param {{ format?: string | null }} context
+ * @param {(url: string, context?: object) => LoadResult} nextLoad
+ */
+export function loadSync(url, context, nextLoad) {
+  return instrumented(url, nextLoad(url, context))
+}
+
+/**
+ * `result` with the instrumentation appended when `url` is a loader's entry module.
+ * @param {string} url
+ * @param {LoadResult} result
+ * @returns {LoadResult}
+ */
+function instrumented(url, result) {
   if (!url.startsWith('file:') || result.source === undefined || result.source === null) return result
   if (result.format !== 'module' && result.format !== 'module-typescript') return result
   if (!isLoaderEntry(fileURLToPath(url))) return result

@@ -9,16 +9,19 @@
  * timers, clocks, I/O and the network run as they would.
  */
 import { readFileSync } from 'node:fs'
-import { register } from 'node:module'
+import * as nodeModule from 'node:module'
 import { installLoaderPatch } from './loader-patch.js'
+import { loadSync } from './module-hooks.js'
 import { recordWriter } from './process-record.js'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE } from './protocol.js'
 import { ReleaseOrder } from './release.js'
 
 const scheduleFile = process.env[SCHEDULE_VARIABLE]
 const records = process.env[RECORDS_VARIABLE]
-// `register` is Node's (20.6 and later, as loadrace needs); a process on an older Node runs unperturbed.
-if (scheduleFile && records && typeof register === 'function') {
+// Node 22.15 and later run module hooks in the process's own thread (`registerHooks`), which costs a module load
+// nothing; Node 20 has only the hooks thread (`register`). A process on a Node with neither runs unperturbed.
+const { registerHooks, register } = /** @type {{ registerHooks?: (hooks: object) => unknown, register?: (url: URL) => void }} */ (nodeModule)
+if (scheduleFile && records && (typeof registerHooks === 'function' || typeof register === 'function')) {
   /** @type {import('./protocol.js').RunSchedule} */
   const schedule = JSON.parse(readFileSync(scheduleFile, 'utf8'))
   /** @type {() => void} */
@@ -32,5 +35,6 @@ if (scheduleFile && records && typeof register === 'function') {
   write = recordWriter(records, order)
   process.on('exit', () => write())
   installLoaderPatch(order, schedule.project)
-  register(new URL('./module-hooks.js', import.meta.url))
+  if (typeof registerHooks === 'function') registerHooks({ load: loadSync })
+  else register?.(new URL('./module-hooks.js', import.meta.url))
 }
