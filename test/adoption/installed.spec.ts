@@ -10,7 +10,7 @@
  * test: each step builds on the one before, as a user's steps do.
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -94,7 +94,7 @@ describe('the README, followed by a new user', () => {
     const tarball = join(work, 'loadrace', `loadrace-${manifest.version}.tgz`)
     const { stdout: listing } = await exec('tar', ['tzf', tarball], { maxBuffer: 1 << 24 })
     const files = listing.trim().split('\n').map(file => file.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'bin/loadrace.js', 'dist/harness/index.js', 'dist/harness/index.d.ts', 'dist/harness/vitest.js', 'dist/harness/vitest.d.ts', 'dist/harness/runners/worker-bootstrap.js']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'bin/loadrace.js', 'dist/harness/index.js', 'dist/harness/index.d.ts', 'dist/harness/vitest.js', 'dist/harness/vitest.d.ts', 'dist/harness/runners/worker-bootstrap.js', 'dist/harness/preload/preload.js', 'dist/harness/scenario/entry-labels.js']) {
       expect(files, file).toContain(file)
     }
     expect(files.filter(file => /^(test|bench|scenarios|goldens|harness|src|reports|scripts)\//.test(file))).toEqual([])
@@ -136,6 +136,20 @@ describe('the README, followed by a new user', () => {
     await section('Quick start', project)
     await section('Writing a plugin, and finding its races', project)
     expect(ran.filter(line => line.startsWith('npx loadrace replay') && line.includes('--scenarios scenarios/summarize.yml'))).toHaveLength(1)
+
+    // loadrace test from the installed package: its preload (dist/) drives the cordis loader of an application's own
+    // suite in the project — the fixture application of test/fixtures/suite-app, its cordis from loadrace's dependencies.
+    await section('Your own test suite under every load order', project)
+    await cp(join(CHECKOUT, 'test', 'fixtures', 'suite-app'), join(project, 'suite-app'), { recursive: true })
+    const suite = await shell('npx loadrace test --report ../reports/test -- npx vitest run --config vitest.config.mjs -t tied', join(project, 'suite-app'))
+    expect(suite.code, suite.stdout + suite.stderr).toBe(1)
+    const tested = JSON.parse(await readFile(join(project, 'reports', 'test', 'report.json'), 'utf8')) as { tests: { name: string, verdict: string }[] }
+    expect(Object.fromEntries(tested.tests.filter(test => test.verdict !== 'skipped').map(test => [test.name, test.verdict]))).toEqual({
+      'the tied configuration pins alpha before beta': 'pins-one',
+      'the tied configuration pins beta before alpha': 'pins-one',
+      'the tied configuration has every tool when it answers': 'holds',
+    })
+    await rm(join(project, 'suite-app'), { recursive: true, force: true })
 
     // The TypeScript files the README shows type-check against the published declarations.
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
