@@ -29,7 +29,7 @@
 /** Microtask turns after each release: the released entry's apply and registrations run before the next release. */
 const DRAIN_TURNS = 200
 /** Real time after which a wave goes ahead without an import still being read (one that never loads must not hold the rest). */
-export const SLOW_IMPORT_MS = 3000
+export const SLOW_IMPORT_MS = 30_000
 
 /** Lets pending microtasks run (the released entry's apply), without letting the event loop turn. */
 async function drainMicrotasks() {
