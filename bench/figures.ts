@@ -281,6 +281,7 @@ export const REPORTED_IDS = [
   'real-heap-growth',
   'cover-t3-real',
   'test-tier-runs',
+  'test-preload-overhead-node20',
 ] as const
 
 export type ReportedId = typeof REPORTED_IDS[number]
@@ -316,7 +317,9 @@ export interface BenchFigures {
 /** What `loadrace test` costs (see bench/test-mode.ts). */
 export interface TestModeFigures {
   /** One process boot with the preload against the same boot without it (wall clock, median over rounds). */
-  preload: { command: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
+  preload: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
+  /** The same on Node 20, whose module hooks run in a thread of their own that every process starts. */
+  preloadNode20: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number } | null
   /** The test tier under `loadrace test` (default plan, reruns included) against one plain run of it. */
   tier: { tier: string, plainMs: number, loadraceMs: number, ratio: number, runs: number, reruns: number, tests: number, verdicts: Record<string, number> }
 }

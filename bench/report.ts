@@ -223,10 +223,10 @@ function timerLines(figures: BenchFigures): string[] {
 
 function testModeLines(figures: BenchFigures): string[] {
   if (figures.testMode === null) return ['Not run.']
-  const { preload, tier } = figures.testMode
+  const { preload, preloadNode20, tier } = figures.testMode
   return [
-    `The preload per process: \`${preload.command}\` with the preload following a row, against the same boot without it `
-      + `(wall clock, median of ${preload.rounds} rounds side by side): ${fixed(preload.withMs, 1)} ms against ${fixed(preload.withoutMs, 1)} ms, ${fixed(preload.ratio, 3)}×.`,
+    ...[preload, preloadNode20].filter(figure => figure !== null).map(figure => `The preload per process on Node ${figure.node}: \`${figure.command}\` with the preload following a row, against the same boot without it `
+      + `(wall clock, median of ${figure.rounds} rounds side by side): ${fixed(figure.withMs, 1)} ms against ${fixed(figure.withoutMs, 1)} ms, ${fixed(figure.ratio, 3)}×.`),
     '',
     `The tier: ${tier.tier}, under \`loadrace test\` with its default plan against one plain run: `
       + `${fixed(tier.loadraceMs / 1000, 0)} s against ${fixed(tier.plainMs / 1000, 0)} s, ${fixed(tier.ratio, 2)}× — ${tier.runs} runs of the command and ${tier.reruns} reruns alone; `

@@ -37,14 +37,14 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** The fixture app booting its tied configuration, with or without the preload; throws when it fails. */
-function bootApp(env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(process.execPath, [join(APP, 'app.mjs'), join(APP, 'configs/tie.cordis.yml')], { cwd: APP, env, encoding: 'utf8' })
+/** The fixture app booting its tied configuration on `node`, with or without the preload; throws when it fails. */
+function bootApp(node: string, env: NodeJS.ProcessEnv): void {
+  const result = spawnSync(node, [join(APP, 'app.mjs'), join(APP, 'configs/tie.cordis.yml')], { cwd: APP, env, encoding: 'utf8' })
   if (result.status !== 0) throw new Error(`the fixture app failed: ${result.stderr}`)
 }
 
 /** The preload's cost per process: median over rounds of (with preload) / (without), each round timing both. */
-export async function measurePreload(options: { rounds: number, msPerRound: number }): Promise<TestModeFigures['preload']> {
+export async function measurePreload(node: string, options: { rounds: number, msPerRound: number }): Promise<TestModeFigures['preload']> {
   const folder = mkdtempSync(join(tmpdir(), 'loadrace-bench-preload-'))
   try {
     const records = join(folder, 'records')
@@ -53,7 +53,7 @@ export async function measurePreload(options: { rounds: number, msPerRound: numb
     writeFileSync(schedule, JSON.stringify({ mode: 'row', project: APP, rows: { 'configs/tie.cordis.yml': ['prompt', 'beta', 'alpha', 'delta', 'gamma'] } }))
     const plain = { ...process.env, NODE_OPTIONS: '' }
     const preloaded = { ...process.env, NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records }
-    const tasks = [['without the preload', () => bootApp(plain)], ['with the preload', () => bootApp(preloaded)]] as const
+    const tasks = [['without the preload', () => bootApp(node, plain)], ['with the preload', () => bootApp(node, preloaded)]] as const
     const perRound: [number[], number[]] = [[], []]
     for (let round = 0; round < options.rounds; round++) {
       const bench = new Bench({ time: options.msPerRound, iterations: 5, warmup: round === 0 })
@@ -68,6 +68,7 @@ export async function measurePreload(options: { rounds: number, msPerRound: numb
     }
     return {
       command: 'node test/fixtures/suite-app/app.mjs configs/tie.cordis.yml',
+      node: spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
       withoutMs: median(perRound[0]),
       withMs: median(perRound[1]),
       ratio: median(perRound[1].map((cost, round) => cost / perRound[0][round]!)),
