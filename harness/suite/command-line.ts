@@ -49,10 +49,11 @@ function exactly(text: string): string {
  * reads (writing to `resultFile`), narrowed to the test named `only` when
  * given (a kind that cannot run one test alone runs them all).
  */
-export function runArgv(command: TestCommand, resultFile: string, only?: string): string[] {
+export function runArgv(command: TestCommand, resultFile: string, only?: string, file?: string): string[] {
   const argv = only === undefined ? [...command.argv] : withoutNameFilters(command)
   switch (command.source.kind) {
     case 'vitest':
+      if (only !== undefined && file !== undefined && file !== '') narrowToFile(argv, file)
       argv.push('--reporter=default', '--reporter=json', `--outputFile.json=${resultFile}`)
       if (only !== undefined) argv.push(`--testNamePattern=${exactly(only)}`)
       break
@@ -68,6 +69,35 @@ export function runArgv(command: TestCommand, resultFile: string, only?: string)
       break
   }
   return argv
+}
+
+/** vitest's options that take a value as the next argument (so that value is no file filter). */
+const VITEST_VALUED = new Set(['-c', '--config', '-r', '--root', '--dir', '--project', '--reporter', '--outputFile', '--pool', '--shard',
+  '--environment', '--mode', '--exclude', '--maxWorkers', '--minWorkers', '--testTimeout', '--hookTimeout', '--retry', '--bail', '--sequence.seed'])
+/** vitest's subcommands: the first word after `vitest` that is one is kept. */
+const VITEST_SUBCOMMANDS = new Set(['run', 'watch', 'dev', 'related', 'bench', 'list'])
+
+/**
+ * Replaces the file filters of a vitest command (its positional arguments
+ * after `vitest` and its subcommand) with `file`, so a rerun alone collects
+ * only the test's own file.
+ */
+function narrowToFile(argv: string[], file: string): void {
+  const at = argv.findIndex(isVitest)
+  if (at < 0) return
+  const kept = argv.slice(0, at + 1)
+  let subcommand = false
+  for (let i = at + 1; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg.startsWith('-')) {
+      kept.push(arg)
+      if (VITEST_VALUED.has(arg) && i + 1 < argv.length) kept.push(argv[++i] as string)
+    } else if (!subcommand && kept.length === at + 1 && VITEST_SUBCOMMANDS.has(arg)) {
+      subcommand = true
+      kept.push(arg)
+    }
+  }
+  argv.splice(0, argv.length, ...kept, file)
 }
 
 /** The options of each kind that filter tests by name: a rerun alone replaces them with its own. */

@@ -24,6 +24,8 @@ export interface RunRequest {
   readonly schedule: RunSchedule
   /** The full name of the one test to run alone. */
   readonly only?: string
+  /** That test's file, relative to the command's folder: a rerun alone collects only it. */
+  readonly file?: string
 }
 
 /** What one run of the command did. */
@@ -75,7 +77,7 @@ export async function runCommand(place: RunPlace, request: RunRequest): Promise<
   const source = place.command.source
   const resultFile = source.kind === 'junit' ? resolve(place.cwd, source.file) : join(folder, source.kind === 'vitest' ? 'results.json' : 'results.xml')
   if (source.kind === 'junit' && existsSync(resultFile)) writeFileSync(resultFile, '')
-  const argv = runArgv(place.command, resultFile, request.only)
+  const argv = runArgv(place.command, resultFile, request.only, request.file)
   const log = join(folder, 'output.log')
   const output = createWriteStream(log)
   const started = Date.now()

@@ -176,7 +176,7 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
   /** Runs the test `name` alone under `rows` (in `mode`); its status and the processes it started. */
   const alone = async (test: TestResult, mode: RunSchedule['mode'], rows: Rows): Promise<{ status: RunStatus, run: CommandRun }> => {
     rerunCount++
-    const run = await runCommandOnce(place, { name: `rerun-${rerunCount}`, schedule: scheduleOf(place, mode, rows), ...runsOneTest(place.command) ? { only: test.name } : {} })
+    const run = await runCommandOnce(place, { name: `rerun-${rerunCount}`, schedule: scheduleOf(place, mode, rows), ...runsOneTest(place.command) ? { only: test.name, file: test.file } : {} })
     return { status: statusIn(run, testKey(test)), run }
   }
 

@@ -29,6 +29,10 @@ describe('the user\'s test command', () => {
     ])
     expect(runArgv(testCommand(['npx', 'vitest', 'run', '--testNamePattern=a|b']), '/r/x.json', 'a').filter(arg => arg.includes('Pattern'))).toEqual(['--testNamePattern=^a$'])
     expect(runArgv(testCommand(['node', '--test', '--test-name-pattern=x', 't/']), '/r/x.xml', 'y').filter(arg => arg.includes('pattern'))).toEqual(['--test-name-pattern=^y$'])
+    // A rerun alone collects only the test's own file: the command's file filters are replaced, its options kept.
+    expect(runArgv(testCommand(['pnpm', 'vitest', 'run', '--config', 'v.ts', 'examples/a', 'examples/b', '-t', 'x']), '/r/x.json', 'a', 'examples/a/t.ts')).toEqual([
+      'pnpm', 'vitest', 'run', '--config', 'v.ts', 'examples/a/t.ts', '--reporter=default', '--reporter=json', '--outputFile.json=/r/x.json', '--testNamePattern=^a$',
+    ])
     // Without a rerun alone, the command keeps its own filters.
     expect(runArgv(testCommand(['npx', 'vitest', 'run', '-t', 'a|b']), '/r/x.json')).toContain('a|b')
   })
