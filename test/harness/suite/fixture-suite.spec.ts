@@ -100,9 +100,10 @@ describe('loadrace test on a test made flaky by a random value', () => {
   it('is flaky: a rerun under the same load order gives another result', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'loadrace-flaky-'))
     try {
-      // Enough runs that a test failing half the time shows both results (nine runs: a chance of 2⁻⁸ that they all agree),
-      // and enough reruns alone that it is not mistaken for a pinned race (2⁻¹²).
-      const run = await runCli(['test', '--report', folder, '--strategy', 'random', '--budget', '8', '--reruns', '6', '--',
+      // Enough runs that a test failing half the time shows both results (seventeen runs over the tied configuration's
+      // 120 orders: a chance of 2⁻¹⁶ that they all agree), and enough reruns alone that it is not mistaken for a
+      // pinned race (2⁻¹²).
+      const run = await runCli(['test', '--report', folder, '--strategy', 'random', '--budget', '16', '--reruns', '6', '--',
         ...SUITE_APP_COMMAND, '-t', 'draws a random value'], { cwd: SUITE_APP })
       const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as SuiteReport
       const flaky = report.tests.find(test => test.name === 'the broken tie draws a random value')!
