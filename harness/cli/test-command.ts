@@ -64,8 +64,6 @@ function readOrders(values: readonly string[]): Record<string, string[]> {
 
 const MARK: Record<TestFinding['verdict'], string> = { 'holds': '✓', 'skipped': '-', 'pins-one': '✗', 'fails': '✗', 'flaky': '✗' }
 
-export const testCommandSpec = spec
-
 export const testModeCommand: Command = {
   spec,
   async run(args, cli) {
