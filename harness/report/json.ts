@@ -7,8 +7,11 @@ import type { SnapshotFinding, SnapshotSide } from '../judge/snapshot.ts'
 
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
- * in the order `types.ts` declares, so two reports with equal content
- * serialise to equal bytes however they were put together.
+ * in the order its type declares: `Report`, its options and summary in
+ * `types.ts`, `ScenarioReport` and `ReportOutput` in
+ * `judge/scenario-report.ts`, and each type they hold where it is declared
+ * (`verdict/`, `judge/snapshot.ts`, `system/system.ts`), so two reports with
+ * equal content serialise to equal bytes however they were put together.
  */
 
 function canonicalSide(side: SnapshotSide): SnapshotSide {

@@ -45,7 +45,7 @@ export function runInSut<T>(host: SutHost, chain: string, fn: () => T): T {
   return storage.run({ host, chain }, fn)
 }
 
-/** Reads the chain of a fiber: set by the scheduled loader for each entry's fiber (see `trees.ts`). */
+/** Reads the chain of a fiber: set by the scheduled loader for each entry's fiber (see `scheduled-loader.ts`). */
 export type ChainOfFiber = (fiber: Fiber) => string | undefined
 
 let chainOfFiber: ChainOfFiber = () => undefined
