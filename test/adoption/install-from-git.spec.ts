@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHECKOUT, follow, installScriptsOf, repositoryOfWorkingTree, shell, type ShellRun } from '../support/follow-readme.ts'
-import { commandsOf, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, sectionOf, stepsOf } from '../support/readme-steps.ts'
+import { commandsOf, documentationPages, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, sectionOf, stepsOf } from '../support/readme-steps.ts'
 
 const MINUTES = 60_000
 const manifest = JSON.parse(await readFile(join(CHECKOUT, 'package.json'), 'utf8')) as { version: string }
-const readme = await readFile(join(CHECKOUT, 'README.md'), 'utf8')
+const pages = documentationPages(CHECKOUT)
+const readme = pages.get('README.md')!
 
 let work: string
 let repository: string
@@ -31,7 +32,7 @@ afterAll(async () => {
 async function followSection(heading: string, where: string, cwd: string, outputs?: Map<string, ShellRun>) {
   const section = FOLLOWED_SECTIONS.find(candidate => candidate.heading === heading)!
   expect(section.in).toBe(where)
-  const steps = followedSteps(readme, section)
+  const steps = followedSteps(pages, section)
   const result = await follow(steps.filter(step => step.kind !== 'command' || NOT_FOLLOWED[step.line] === undefined), {
     cwd,
     substitute: { '<loadrace repository>': `file://${repository}` },

@@ -1,9 +1,10 @@
 /**
- * A new user's first hour, as the README writes it: a fresh project next to a
- * clone of loadrace (a repository made from this working tree stands in for
- * the published one), the tarball packed and installed as the install
- * section says, Node 22 installed beside the project, then every section of
- * the user's path followed in order in that one project — every file it
+ * A new user's first hour, as the README and the pages it links write it: a
+ * fresh project next to a clone of loadrace (a repository made from this
+ * working tree stands in for the published one), the tarball packed and
+ * installed as the install section says, Node 22 installed beside the
+ * project, then every section of the user's path followed in order in that
+ * one project, the guide and reference pages under docs/ included — every file it
  * shows written, every command it shows run, its exit code and the output it
  * shows checked, every replay command a sweep prints run — up to the CI
  * recipe, whose steps run shard by shard and merge, green. The walk is one
@@ -19,14 +20,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { node22InstallCommand } from '../../harness/hosts/host.ts'
 import { COMMANDS } from '../../harness/cli/main.ts'
 import { CHECKOUT, follow, installScriptsOf, repositoryOfWorkingTree, shell, userEnv, type ShellRun } from '../support/follow-readme.ts'
-import { commandsOf, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, stepsOf, sectionOf } from '../support/readme-steps.ts'
+import { commandsOf, documentationPages, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, stepsOf, sectionOf } from '../support/readme-steps.ts'
 
 const exec = promisify(execFile)
 const MINUTES = 60_000
 
 /** The checkout's own package.json: its version, and the vitest the project installs (the README says `npm i -D vitest`). */
 const manifest = JSON.parse(await readFile(join(CHECKOUT, 'package.json'), 'utf8')) as { version: string, devDependencies: Record<string, string> }
-const readme = await readFile(join(CHECKOUT, 'README.md'), 'utf8')
+const pages = documentationPages(CHECKOUT)
+const readme = pages.get('README.md')!
 const WHERE = 'a fresh project, installed from the tarball'
 
 let work: string
@@ -73,7 +75,7 @@ async function runWorkflow(workflow: Workflow, cwd: string): Promise<string[]> {
   return ran
 }
 
-describe('the README, followed by a new user', () => {
+describe('the README and its pages, followed by a new user', () => {
   it('from the install to a green CI recipe, every command as written', async () => {
     const project = join(work, 'my-project')
     const substitute = { '<loadrace repository>': `file://${repository}`, 'npm i -D vitest': `npm i -D vitest@${manifest.devDependencies.vitest}` }
@@ -82,7 +84,7 @@ describe('the README, followed by a new user', () => {
     const section = async (heading: string, cwd: string) => {
       const followed = FOLLOWED_SECTIONS.find(candidate => candidate.heading === heading)!
       expect(followed.in).toBe(WHERE)
-      const steps = followedSteps(readme, followed).filter(step => step.kind !== 'command' || NOT_FOLLOWED[step.line] === undefined)
+      const steps = followedSteps(pages, followed).filter(step => step.kind !== 'command' || NOT_FOLLOWED[step.line] === undefined)
       const result = await follow(steps, { cwd, substitute, onRun: (line, run) => outputs.set(line, run) })
       ran.push(...result.ran)
       return result.cwd
@@ -151,7 +153,7 @@ describe('the README, followed by a new user', () => {
     })
     await rm(join(project, 'suite-app'), { recursive: true, force: true })
 
-    // The TypeScript files the README shows type-check against the published declarations.
+    // The TypeScript files the README and its pages show type-check against the published declarations.
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(CHECKOUT, 'node_modules', '@types')] },
       include: ['plugins', 'test'],
@@ -174,7 +176,7 @@ describe('the README, followed by a new user', () => {
     }
 
     // Every command of the sections followed here ran.
-    const expected = FOLLOWED_SECTIONS.filter(candidate => candidate.in === WHERE).flatMap(candidate => commandsOf(followedSteps(readme, candidate)))
+    const expected = FOLLOWED_SECTIONS.filter(candidate => candidate.in === WHERE).flatMap(candidate => commandsOf(followedSteps(pages, candidate)))
     expect(ran).toEqual(expected.filter(line => NOT_FOLLOWED[line] === undefined))
   }, 20 * MINUTES)
 })

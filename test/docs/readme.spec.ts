@@ -1,11 +1,12 @@
 /**
- * The README against the code it documents: every command it shows lies in a
- * section the adoption tests follow; its exit-code table is the one `--help`
- * prints; its tables of commands, options, scenario keys, outcomes and
- * verdicts name exactly what the code knows; its contents list links every
- * section.
+ * The README and the pages under `docs/` against the code they document:
+ * every command they show lies in a section the adoption tests follow (or on
+ * a page listed as not walked, with why); the README's exit-code table is the
+ * one `--help` prints; the tables of commands, options, scenario keys,
+ * services, outcomes and verdicts, on the pages they live on, name exactly
+ * what the code knows; the README's contents list links every section, and
+ * its documentation map every page.
  */
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { EXIT_CODE_ROWS } from '../../harness/cli/help.ts'
@@ -14,10 +15,13 @@ import { VERDICT_MEANING } from '../../harness/report/present.ts'
 import { ScenarioFileSchema } from '../../harness/scenario/schema.ts'
 import { OUTCOMES } from '../../harness/verdict/outcome.ts'
 import { SystemPrompt } from '../../src/system-prompt/service.ts'
-import { commandsOf, everyCommand, FOLLOWED_SECTIONS, followedSteps, NOT_FOLLOWED, sectionHeadings, sectionOf } from '../support/readme-steps.ts'
+import { commandsOf, documentationPages, everyCommand, FOLLOWED_SECTIONS, followedSteps, headingsWithin, NOT_FOLLOWED, NOT_WALKED, sectionHeadings, sectionOf, WALKED_PAGES, type Page } from '../support/readme-steps.ts'
 import { anchorOf } from '../support/markdown.ts'
 
-const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8')
+const pages = documentationPages(fileURLToPath(new URL('../../', import.meta.url)))
+const readme = pages.get('README.md')!
+/** The section `heading` of the page `page`. */
+const section = (page: Page, heading: string) => sectionOf(pages.get(page)!, heading)
 
 /** The rows of the first table of a text, as cells without their backticks. */
 function tableRows(text: string): string[][] {
@@ -33,19 +37,28 @@ function tableRows(text: string): string[][] {
 
 const unquoted = (cell: string) => cell.replace(/`/g, '')
 
-describe('the README', () => {
-  it('every command of the README lies in a followed section', () => {
-    const followed = FOLLOWED_SECTIONS.flatMap(section => commandsOf(followedSteps(readme, section)))
-    expect([...followed].sort()).toEqual(everyCommand(readme).sort())
-    for (const line of Object.keys(NOT_FOLLOWED)) expect(everyCommand(readme), line).toContain(line)
-    // Every section is followed, itself or as part of the section around it.
-    const listed = new Map(FOLLOWED_SECTIONS.map(section => [section.heading, section]))
-    let around: string | undefined
-    for (const { level, title } of sectionHeadings(readme)) {
-      if (level === 2) around = title
-      if (title === 'Contents') continue
-      const covered = listed.has(title) || (level === 3 && around !== undefined && listed.has(around) && listed.get(around)!.own !== true)
-      expect(covered, title).toBe(true)
+describe('the README and docs/', () => {
+  it('every command of a walked page lies in a followed section', () => {
+    for (const page of WALKED_PAGES) {
+      const text = pages.get(page)!
+      const followed = FOLLOWED_SECTIONS.filter(section => section.page === page).flatMap(section => commandsOf(followedSteps(pages, section)))
+      expect([...followed].sort(), page).toEqual(everyCommand(text).sort())
+      // Every section is followed, itself or as part of a section around it that is followed whole.
+      const listed = new Map(FOLLOWED_SECTIONS.filter(section => section.page === page).map(section => [section.heading, section]))
+      for (const { title, within } of headingsWithin(text)) {
+        if (page === 'README.md' && (title === 'loadrace' || title === 'Contents')) continue
+        const covered = listed.has(title) || within.some(around => listed.has(around) && listed.get(around)!.own !== true)
+        expect(covered, `${page}: ${title}`).toBe(true)
+      }
+    }
+    const shown = [...pages.values()].flatMap(text => everyCommand(text))
+    for (const line of Object.keys(NOT_FOLLOWED)) expect(shown, line).toContain(line)
+  })
+
+  it('a page no adoption test walks shows commands only when it says why', () => {
+    for (const [page, text] of pages) {
+      if (WALKED_PAGES.includes(page)) continue
+      expect(everyCommand(text).length > 0, `${page} shows commands`).toBe(NOT_WALKED[page] !== undefined)
     }
   })
 
@@ -54,12 +67,12 @@ describe('the README', () => {
   })
 
   it('names every command, in the order loadrace --help lists them', () => {
-    const names = tableRows(sectionOf(readme, 'Commands')).map(([command]) => unquoted(command!).split(' ')[0])
+    const names = tableRows(section('docs/cli.md', 'Commands')).map(([command]) => unquoted(command!).split(' ')[0])
     expect(names).toEqual(COMMANDS.map(command => command.spec.name))
   })
 
   it('names every option of every command, with the commands that take it', () => {
-    const documented = new Map(tableRows(sectionOf(readme, 'Options')).map(([option, commands]) => [
+    const documented = new Map(tableRows(section('docs/cli.md', 'Options')).map(([option, commands]) => [
       /--([a-z-]+)/.exec(unquoted(option!))![1]!,
       unquoted(commands!).split(', ').sort(),
     ]))
@@ -71,7 +84,7 @@ describe('the README', () => {
   })
 
   it('names every scenario key, and every key of expect:', () => {
-    const block = /```yaml\n([\s\S]*?)```/.exec(sectionOf(readme, 'Scenario files'))![1]!
+    const block = /```yaml\n([\s\S]*?)```/.exec(section('docs/scenarios.md', 'Scenario files'))![1]!
     const topLevel = [...block.matchAll(/^([a-z]+):/gm)].map(match => match[1])
     expect(topLevel.sort()).toEqual(Object.keys(ScenarioFileSchema.dict!).sort())
     const expectBlock = block.slice(block.indexOf('\nexpect:'))
@@ -80,7 +93,7 @@ describe('the README', () => {
   })
 
   it('the services table gives a plugin every method of the system prompt, on both targets', async () => {
-    const row = tableRows(sectionOf(readme, 'The services a plugin may inject')).find(([service]) => unquoted(service!) === 'systemPrompt')!
+    const row = tableRows(section('docs/writing-plugins.md', 'The services a plugin may inject')).find(([service]) => unquoted(service!) === 'systemPrompt')!
     // Loaded by a name the type checker does not follow: dsh's declarations retype cordis's services.
     const dshPackage: string = '@deepseek-ai/dsh-system-prompt'
     const dsh = await import(dshPackage) as { SystemPrompt: { prototype: object } }
@@ -91,20 +104,25 @@ describe('the README', () => {
   })
 
   it('names every outcome and every verdict', () => {
-    expect(tableRows(sectionOf(readme, 'Outcomes')).map(([outcome]) => unquoted(outcome!))).toEqual([...OUTCOMES, 'mixed'])
-    expect(tableRows(sectionOf(readme, 'Verdicts')).map(([verdict]) => unquoted(verdict!))).toEqual(Object.keys(VERDICT_MEANING))
+    expect(tableRows(section('docs/reports.md', 'Outcomes')).map(([outcome]) => unquoted(outcome!))).toEqual([...OUTCOMES, 'mixed'])
+    expect(tableRows(section('docs/reports.md', 'Verdicts')).map(([verdict]) => unquoted(verdict!))).toEqual(Object.keys(VERDICT_MEANING))
   })
 
-  it('its contents list links every ## section', () => {
+  it('the README\'s contents list links every ## section', () => {
     const contents = sectionOf(readme, 'Contents')
     for (const { level, title } of sectionHeadings(readme)) {
       if (level === 2 && title !== 'Contents') expect(contents, title).toContain(`(#${anchorOf(title)})`)
     }
   })
 
+  it('the README\'s documentation map links every page of docs/', () => {
+    const map = sectionOf(readme, 'Documentation')
+    for (const page of pages.keys()) if (page !== 'README.md') expect(map, page).toContain(`](${page})`)
+  })
+
   it('says how to install, the main job and the tests, with how long the tests take on 2 cores', () => {
     const working = sectionOf(readme, 'Working on loadrace')
-    expect(commandsOf(followedSteps(readme, FOLLOWED_SECTIONS.find(section => section.heading === 'Working on loadrace')!))).toEqual(
+    expect(commandsOf(followedSteps(pages, FOLLOWED_SECTIONS.find(section => section.heading === 'Working on loadrace')!))).toEqual(
       ['git clone <loadrace repository> loadrace', 'cd loadrace', 'npm ci', 'npm run sweep', 'npm test'],
     )
     expect(working).toMatch(/npm test +# .*\d+ to \d+ minutes on 2 cores/)
