@@ -2,11 +2,13 @@
  * The README and the pages under `docs/` against the code they document:
  * every command they show lies in a section the adoption tests follow (or on
  * a page listed as not walked, with why); the README's exit-code table is the
- * one `--help` prints; the tables of commands, options, scenario keys,
- * services, outcomes and verdicts, on the pages they live on, name exactly
- * what the code knows; the README's contents list links every section, and
+ * one `--help` prints; the tables of commands, options, environment
+ * variables, scenario keys, services, outcomes and verdicts, on the pages
+ * they live on, name exactly what the code knows; the README's contents list links every section, and
  * its documentation map every page.
  */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { EXIT_CODE_ROWS } from '../../harness/cli/help.ts'
@@ -22,6 +24,14 @@ const pages = documentationPages(fileURLToPath(new URL('../../', import.meta.url
 const readme = pages.get('README.md')!
 /** The section `heading` of the page `page`. */
 const section = (page: Page, heading: string) => sectionOf(pages.get(page)!, heading)
+
+/** The text of every source file under harness/. */
+function harnessSources(): string[] {
+  const root = fileURLToPath(new URL('../../harness/', import.meta.url))
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter(entry => entry.isFile() && /\.(ts|js)$/.test(entry.name))
+    .map(entry => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+}
 
 /** The rows of the first table of a text, as cells without their backticks. */
 function tableRows(text: string): string[][] {
@@ -101,6 +111,16 @@ describe('the README and docs/', () => {
     expect(methods(SystemPrompt.prototype)).toEqual(expect.arrayContaining(['section', 'context', 'variable']))
     for (const name of methods(SystemPrompt.prototype)) expect(row[1], `reference: ${name}`).toMatch(new RegExp(`\\b${name}\\(`))
     for (const name of methods(dsh.SystemPrompt.prototype)) expect(row[2], `dsh: ${name}`).toContain(`\`${name}\``)
+  })
+
+  it('names every environment variable loadrace reads from its user, and none it does not read', () => {
+    const documented = tableRows(section('docs/cli.md', 'Environment')).flatMap(([variables]) => [...variables!.matchAll(/`([A-Z0-9_]+)`/g)].map(match => match[1]!))
+    const sources = harnessSources()
+    for (const name of documented) expect(sources.some(source => new RegExp(`\\b${name}\\b`).test(source)), `${name} is read by harness/`).toBe(true)
+    // The LOADRACE_ variables loadrace sets for its own processes (a worker's settings, a test run's schedule and records) are not the user's.
+    const own = ['LOADRACE_WORKER', 'LOADRACE_TEST_SCHEDULE', 'LOADRACE_TEST_RECORDS']
+    const read = new Set(sources.flatMap(source => [...source.matchAll(/\bLOADRACE_[A-Z0-9_]+/g)].map(match => match[0])))
+    expect([...read].filter(name => !own.includes(name)).sort()).toEqual(documented.filter(name => name.startsWith('LOADRACE_')).sort())
   })
 
   it('names every outcome and every verdict', () => {
