@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { importFailure, leakEscaped, misbehave } from '../../../harness/plugins/faults.ts'
-import { registered, registryRoot } from './mounted-registry.ts'
+import { registered, registryRoot } from '../../support/registry-root.ts'
 
 /** The intervals set while `body` runs, so the spec can clear what a leaking plugin leaves behind. */
 const intervals: ReturnType<typeof setInterval>[] = []

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { editToolList, editTools, listenerPlugin } from '../../../harness/plugins/listener-plugin.ts'
 import type { ListenerPluginSpec, ListenerSpec } from '../../../harness/scenario/types.ts'
 import { names, tool } from '../../support/system-prompt.ts'
-import { registryRoot } from './mounted-registry.ts'
+import { registryRoot } from '../../support/registry-root.ts'
 
 const NONE: ListenerSpec = { prepend: [], append: [], reverse: false, remove: [] }
 const named = (name: string) => ({ name })

@@ -5,7 +5,7 @@ import type { ToolSpec, ToolsPluginSpec } from '../../../harness/scenario/types.
 import { opLabel } from '../../../harness/space/space.ts'
 import { ToolRegistry } from '../../../src/tools/registry.ts'
 import { mountSystemPrompt } from '../../support/system-prompt.ts'
-import { registered, registryRoot } from './mounted-registry.ts'
+import { registered, registryRoot } from '../../support/registry-root.ts'
 
 const spec = (name: string): ToolSpec => ({ name, description: `${name} tool`, parameters: { type: 'object', properties: {} } })
 

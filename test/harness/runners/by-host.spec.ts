@@ -4,7 +4,7 @@ import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { CURRENT_HOST, parseHost } from '../../../harness/hosts/host.ts'
 import type { Scenario } from '../../../harness/scenario/types.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
-import { alive, whereRan, witnessScenario } from './process-witness.ts'
+import { alive, whereRan, witnessScenario } from '../../support/process-witness.ts'
 
 let scenario: Scenario
 beforeAll(async () => { scenario = await witnessScenario() })

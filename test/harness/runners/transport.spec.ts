@@ -3,7 +3,7 @@ import { startWorker, type WorkerTransport } from '../../../harness/runners/tran
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
 import type { Scenario } from '../../../harness/scenario/types.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
-import { alive, whereRan, witnessScenario } from './process-witness.ts'
+import { alive, whereRan, witnessScenario } from '../../support/process-witness.ts'
 
 let scenario: Scenario
 beforeAll(async () => { scenario = await witnessScenario() })

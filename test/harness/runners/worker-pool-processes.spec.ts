@@ -4,7 +4,7 @@ import { workerPool } from '../../../harness/runners/worker-pool.ts'
 import type { Scenario } from '../../../harness/scenario/types.ts'
 import { tokenOf } from '../../../harness/token.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
-import { alive, killerScenario, runAllOf, whereRan, witnessScenario } from './process-witness.ts'
+import { alive, killerScenario, runAllOf, whereRan, witnessScenario } from '../../support/process-witness.ts'
 
 let witness: Scenario
 let killer: Scenario

@@ -3,7 +3,7 @@ import { runRecord } from '../../../harness/runners/runner.ts'
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
 import type { Scenario } from '../../../harness/scenario/types.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
-import { witnessScenario } from './process-witness.ts'
+import { witnessScenario } from '../../support/process-witness.ts'
 
 /**
  * The pool and its workers talk over an IPC channel with `serialization:

@@ -5,7 +5,7 @@ import { startWorker, type WorkerTransport } from '../../../harness/runners/tran
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
 import type { Scenario } from '../../../harness/scenario/types.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
-import { whereRan, witnessScenario } from './process-witness.ts'
+import { whereRan, witnessScenario } from '../../support/process-witness.ts'
 
 let scenario: Scenario
 let worker: WorkerTransport

@@ -1,7 +1,7 @@
-import type { Runner, RunRecord } from '../../../harness/runners/runner.ts'
-import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
-import { fixtureDir } from '../../support/fixture-dirs.ts'
+import type { Runner, RunRecord } from '../../harness/runners/runner.ts'
+import { loadScenario } from '../../harness/scenario/load.ts'
+import type { Scenario } from '../../harness/scenario/types.ts'
+import { fixtureDir } from './fixture-dirs.ts'
 
 /**
  * A plugin that names its tool after the process it runs in and the time

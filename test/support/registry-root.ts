@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { ToolRegistry } from '../../../src/tools/registry.ts'
-import type { Mounted } from '../../../harness/targets/types.ts'
-import { mountSystemPrompt } from '../../support/system-prompt.ts'
+import { ToolRegistry } from '../../src/tools/registry.ts'
+import type { Mounted } from '../../harness/targets/types.ts'
+import { mountSystemPrompt } from './system-prompt.ts'
 
 /**
  * The reference's tool registry on a fresh root context, and the part of a
