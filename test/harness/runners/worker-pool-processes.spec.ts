@@ -21,27 +21,28 @@ describe('the worker pool and its processes', () => {
     pool = undefined
   })
 
-  it('runs more interleavings than it has workers, each once, on at most its size of processes, and close ends them', async () => {
+  it('runs more interleavings than it has workers on at most its size of processes, survives a crashed worker, and close ends them', async () => {
     pool = workerPool({ size: 2 })
     const schedules = [['where', 'other'], ['other', 'where'], ['where', 'other'], ['other', 'where'], ['where', 'other']]
     const records = await runAllOf(pool, witness, schedules)
     expect(records.map(record => record.index).sort()).toEqual([0, 1, 2, 3, 4])
     for (const record of records) expect(record.schedule).toEqual(schedules[record.index])
-    const pids = [...new Set(records.map(record => whereRan(record).pid))]
-    expect(pids.length).toBeGreaterThanOrEqual(1)
-    expect(pids.length).toBeLessThanOrEqual(2)
-    expect(pids).not.toContain(process.pid)
-    await pool.close()
-    expect(pids.filter(alive)).toEqual([])
-  })
+    const pids = new Set(records.map(record => whereRan(record).pid))
+    expect(pids.size).toBeLessThanOrEqual(2)
+    expect(pids.has(process.pid)).toBe(false)
 
-  it('fails the interleaving a crashed worker was running, naming the worker and the interleaving, and goes on with a new worker', async () => {
-    pool = workerPool({ size: 1 })
+    // A worker that dies fails the interleaving it was running, naming both; the pool goes on.
     const schedule = ['killer']
-    await expect(pool.runOne(killer, schedule)).rejects.toThrow(`worker process 1 crashed while running ${tokenOf(killer, schedule)}: the process exited with code null`)
-    const record = await pool.runOne(witness, ['where', 'other'])
-    expect(record.outcome).toBe('completed')
+    await expect(pool.runOne(killer, schedule)).rejects.toThrow(new RegExp(`^worker process [12] crashed while running ${escape(tokenOf(killer, schedule))}: the process exited with code null$`))
+    const after = await pool.runOne(witness, ['where', 'other'])
+    expect(after.outcome).toBe('completed')
+    pids.add(whereRan(after).pid)
+
     await pool.close()
-    expect(alive(whereRan(record).pid)).toBe(false)
+    expect([...pids].filter(alive)).toEqual([])
   })
 })
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWorker, type WorkerTransport } from '../../../harness/runners/transport.ts'
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
@@ -68,13 +66,6 @@ describe('a worker process', () => {
     expect(reply.kind).toBe('failed')
     expect(reply.kind === 'failed' && reply.message).toContain(`${scenario.file}.missing.yml`)
     expect(recordOf(await send({})).outcome).toBe('completed')
-  })
-
-  it('refuses to run without an IPC channel', () => {
-    const bootstrap = fileURLToPath(new URL('../../../harness/runners/worker-bootstrap.js', import.meta.url))
-    const result = spawnSync(process.execPath, [bootstrap], { encoding: 'utf8', timeout: 20_000 })
-    expect(result.status).not.toBe(0)
-    expect(result.stderr).toContain('harness/runners/worker.ts runs only as a child process with an IPC channel')
   })
 })
 
