@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { describeCrash, ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, type Outcome } from '../../../harness/verdict/outcome.ts'
+
+describe('outcomes (their README table is checked by test/docs)', () => {
+  it('are five, each named once', () => {
+    expect(new Set(OUTCOMES).size).toBe(OUTCOMES.length)
+    expect(OUTCOMES).toHaveLength(5)
+  })
+
+  it('carry an error message when the system failed: a turn, its boot or its process', () => {
+    expect(new Set(ERROR_OUTCOMES)).toEqual(new Set<Outcome>(['turn-error', 'load-error', 'crashed']))
+  })
+
+  it('log a header when the system booted, with or without a load error (README: `expect.header`)', () => {
+    expect(new Set(HEADER_OUTCOMES)).toEqual(new Set<Outcome>(['completed', 'load-error']))
+  })
+})
+
+describe('a crash in one line', () => {
+  it('names the entry and the exit code, as the README writes it', () => {
+    expect(describeCrash({ kind: 'exit', entry: 'exit', code: 7 })).toBe('entry exit called process.exit(7)')
+  })
+
+  it('counts an exit without a code as process.exit(0)', () => {
+    expect(describeCrash({ kind: 'exit', entry: 'quit' })).toBe('entry quit called process.exit(0)')
+  })
+
+  it('names the base composition when no entry raised it', () => {
+    expect(describeCrash({ kind: 'exit', entry: null, code: 1 })).toBe('the base composition called process.exit(1)')
+  })
+
+  it('tells an uncaught exception from an unhandled rejection, with what was thrown', () => {
+    expect(describeCrash({ kind: 'uncaught-exception', entry: 'x', error: 'Error: boom' })).toBe('uncaught exception in entry x: Error: boom')
+    expect(describeCrash({ kind: 'unhandled-rejection', entry: 'y', error: 'TypeError: no' })).toBe('unhandled rejection in entry y: TypeError: no')
+  })
+
+  it('still says what happened when the thrown value is unknown', () => {
+    expect(describeCrash({ kind: 'uncaught-exception', entry: null })).toBe('uncaught exception in the base composition: unknown error')
+    expect(describeCrash({ kind: 'unhandled-rejection', entry: 'z' })).toBe('unhandled rejection in entry z: unknown reason')
+  })
+})
