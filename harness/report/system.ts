@@ -64,7 +64,7 @@ export function systemLine(system: SystemDescription, cwd?: string): string {
   return [`${whose} ${groupPhrase(core, 'packages', cwd)}`, ...others.length > 0 ? [groupPhrase(others, 'dsh packages', cwd)] : []].join(', ')
 }
 
-/** The terminal's lines: one per system a dsh scenario ran on. */
+/** The terminal's lines: one per system a scenario ran on whose target's system a report names (dsh's). */
 export function systemTerminalLines(report: Report, cwd?: string): string[] {
   return systemsOf(report).filter(used => used.named).map(used => `system under test: ${systemLine(used.system, cwd)}`)
 }

@@ -140,9 +140,8 @@ export interface BlockOptions {
 /**
  * The line of a scenario and what follows it: which Node it ran on when its
  * target prefers a host (dsh's packages declare Node 22, which loadrace may
- * not have found), the
- * failure details and what the system printed (for a failure, or with
- * `showOutput`), and a golden written.
+ * not have found), the failure details and what the system printed (for a
+ * failure, or with `showOutput`), and a golden written.
  */
 export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN, options: BlockOptions = {}): string[] {
   const lines = [scenarioLine(scenario, nameWidth, style)]
