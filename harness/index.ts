@@ -32,4 +32,4 @@ export type { ScenarioCheckOptions } from './vitest.ts'
  * reference's services on `Context` (`ctx.tools`, `ctx.systemPrompt`, …).
  */
 export type { Context, Plugin } from '@deepseek-ai/cordis'
-export type { SystemPrompt, ToolCallContext, ToolDefinition, ToolRegistry } from './targets/reference-api.ts'
+export type { SystemPrompt, ToolCallContext, ToolDefinition, ToolRegistry } from './targets/index.ts'

@@ -2,11 +2,12 @@ import { VARIANT_NAMES } from './targets/catalogue.ts'
 import type { VariantName } from './targets/catalogue.ts'
 import { parseOp, ROOT_CHAIN } from './space/space.ts'
 import type { Schedule } from './space/space.ts'
-import { DEFAULT_TARGET, TARGET_NAMES, type TargetName } from './targets/types.ts'
+import { DEFAULT_TARGET, isTargetName, targetNames } from './targets/registry.ts'
+import type { TargetName } from './targets/types.ts'
 import { HostError, parseHost } from './hosts/host.ts'
 import type { Scenario } from './scenario/types.ts'
 
-export { DEFAULT_TARGET, TARGET_NAMES, type TargetName }
+export { DEFAULT_TARGET, targetNames, type TargetName }
 
 /**
  * Replay tokens: one plain line that names a scenario, the ordering variant,
@@ -47,10 +48,6 @@ export class TokenError extends Error {
 
 function isVariant(name: string): name is VariantName {
   return (VARIANT_NAMES as readonly string[]).includes(name)
-}
-
-function isTarget(name: string): name is TargetName {
-  return (TARGET_NAMES as readonly string[]).includes(name)
 }
 
 /** Why `scenario` is not a valid scenario name, or `undefined`. */
@@ -98,7 +95,7 @@ export function formatToken(token: ReplayToken): string {
   const problem =
     scenarioProblem(token.scenario) ??
     (isVariant(token.variant) ? undefined : `unknown variant "${token.variant}"`) ??
-    (isTarget(token.target) ? undefined : `unknown target "${token.target}"`) ??
+    (isTargetName(token.target) ? undefined : `unknown target "${token.target}"`) ??
     scheduleProblem(token.schedule)
   if (problem !== undefined) throw new TokenError(problem)
   const target = token.target === DEFAULT_TARGET ? '' : `+${token.target}`
@@ -135,8 +132,8 @@ export function parseToken(text: string): ReplayToken {
   if (!isVariant(variant)) {
     throw new TokenError(`unknown variant "${variant}" (known: ${VARIANT_NAMES.join(', ')})`)
   }
-  if (!isTarget(target)) {
-    throw new TokenError(`unknown target "${target}" (known: ${TARGET_NAMES.join(', ')})`)
+  if (!isTargetName(target)) {
+    throw new TokenError(`unknown target "${target}" (known: ${targetNames().join(', ')})`)
   }
 
   const schedule = body === '' ? [] : body.split(',')

@@ -4,8 +4,8 @@ import { writeReport } from '../report/write.ts'
 import { ScenarioError, ScenarioErrors } from '../scenario/errors.ts'
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
-import { TARGET_NAMES } from '../scenario/types.ts'
 import { VARIANT_NAMES } from '../targets/catalogue.ts'
+import { isTargetName } from '../targets/registry.ts'
 import { runnersFor } from '../runners/by-host.ts'
 import { assembleReport, judge } from '../sweep/sweep.ts'
 import { onHost, withOverrides } from '../scenario/overrides.ts'
@@ -51,7 +51,7 @@ async function scenariosOf(groups: readonly ScenarioAcrossShards[]): Promise<Map
 /** The scenario with the variant, target and first host an entry was swept under. */
 function asSwept(original: Scenario, entry: ScenarioReport): Scenario {
   const variant = VARIANT_NAMES.find(name => name === entry.variant)
-  const target = TARGET_NAMES.find(name => name === entry.target)
+  const target = isTargetName(entry.target) ? entry.target : undefined
   if (!variant || !target) throw new InputError([`${entry.name}: unknown variant "${entry.variant}" or target "${entry.target}"`])
   return onHost(withOverrides(original, { variant, target }), firstHostOf(entry))
 }

@@ -3,7 +3,8 @@ import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import type { GoldenPolicy } from '../goldens/golden.ts'
 import { parseFormats, REPORT_FORMATS, type ReportFormat } from '../report/write.ts'
 import { APPLICATION_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../runtime/interleaving.ts'
-import { TARGET_NAMES, TIMEOUT_RANGE, type TargetName } from '../scenario/types.ts'
+import { TIMEOUT_RANGE, type TargetName } from '../scenario/types.ts'
+import { targetNames } from '../targets/registry.ts'
 import { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
 import { parseShard, type Shard } from '../explore/shard.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
@@ -26,7 +27,7 @@ export const OPTIONS = {
   depth: { name: 'depth', value: 'D', default: String(DEFAULT_DEPTH), help: 'PCT bug depth (strategy pct)' },
   strength: { name: 'strength', value: 'T', default: String(DEFAULT_STRENGTH), help: 'covering strength t (strategy cover)' },
   variant: { name: 'variant', value: 'NAME', default: "each scenario's own", help: `run every scenario under this ordering variant: ${VARIANT_NAMES.join('|')}` },
-  target: { name: 'target', value: 'NAME', default: "each scenario's own", help: `run every scenario against this system: ${TARGET_NAMES.join('|')}` },
+  target: { name: 'target', value: 'NAME', default: "each scenario's own", help: `run every scenario against this system: ${targetNames().join('|')}` },
   shard: { name: 'shard', value: 'i/n', help: 'explore only shard i of n of every interleaving space (positions ≡ i−1 mod n); combine with loadrace merge' },
   workers: { name: 'workers', value: 'N', default: `${availableParallelism()}, the available CPUs`, help: 'worker processes running interleavings, at most the available CPUs; 1 runs them in this process' },
   timeout: {
@@ -88,7 +89,7 @@ export function readExplore(args: ParsedArgs): ExploreSettings {
     depth: readDepth(args),
     strength: readStrength(args),
     variant: optional(args, OPTIONS.variant, text => oneOf('variant', text, VARIANT_NAMES)),
-    target: optional(args, OPTIONS.target, text => oneOf('target', text, TARGET_NAMES)),
+    target: optional(args, OPTIONS.target, text => oneOf('target', text, targetNames())),
     shard: optional(args, OPTIONS.shard, text => parsedBy('shard', text, parseShard)),
   }
 }

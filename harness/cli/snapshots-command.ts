@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { stringify } from 'yaml'
-import { readSnapshot, SnapshotError } from '../targets/dsh/snapshot.ts'
-import { readSuiteTable, replayConfigOf, snapshotFoldersIn, type SuiteEntry } from '../targets/dsh/snapshot-suite.ts'
+import type { SnapshotTableEntry, SnapshotTarget } from '../targets/definition.ts'
+import { snapshotTarget } from '../targets/registry.ts'
 import type { ParsedArgs } from './args.ts'
 import type { Cli, Command } from './command.ts'
 import { nonEmpty, wholeNumber } from './values.ts'
@@ -42,21 +42,17 @@ interface Planned {
 }
 
 /** The scenario file of one snapshot, or why there is none. */
-function planOne(snapshot: string, entry: SuiteEntry | undefined, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
+function planOne(target: SnapshotTarget, snapshot: string, entry: SnapshotTableEntry | undefined, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
   const name = basename(snapshot)
-  try {
-    readSnapshot(snapshot)
-  } catch (error) {
-    if (error instanceof SnapshotError) return { skipped: name, reason: error.message.split(snapshot).join(relative(process.cwd(), snapshot) || '.') }
-    throw error
-  }
+  const problem = target.snapshots.problem(snapshot)
+  if (problem !== undefined) return { skipped: name, reason: problem.split(snapshot).join(relative(process.cwd(), snapshot) || '.') }
   const live = entry?.config ?? options.config ?? join(dirname(testsFolderOf(snapshot)), 'cordis.yml')
-  const replay = replayConfigOf(live)
+  const replay = target.snapshots.replayConfigOf(live)
   if (!existsSync(replay)) return { skipped: name, reason: `its configuration ${live} has no replay configuration beside it (${basename(replay)})` }
   const scenario = {
     name,
-    description: `dsh snapshot ${name}, booted from ${basename(replay)} as dsh's snapshot harness boots it`,
-    target: 'dsh',
+    description: `${target.name} snapshot ${name}, booted from ${basename(replay)} as ${target.name}'s snapshot harness boots it`,
+    target: target.name,
     app: 'entries',
     entries: relativeTo(options.out, replay),
     snapshot: relativeTo(options.out, snapshot),
@@ -88,20 +84,21 @@ export const snapshotsCommand: Command = {
   },
   async run(args, cli: Cli) {
     if (args.operands.length === 0) throw new InputError(['name a snapshot folder (tests/snapshots/NAME) or a folder of them (tests/snapshots)'])
-    const snapshots = args.operands.flatMap(folder => snapshotFoldersIn(folder))
+    const target = snapshotTarget()
+    const snapshots = args.operands.flatMap(folder => target.snapshots.foldersIn(folder))
     if (snapshots.length === 0) throw new InputError(args.operands.map(folder => `${folder}: no snapshot folder here (a folder holding input.json, or a folder of them)`))
     const first = testsFolderOf(snapshots[0]!)
     const out = resolve(valueOf(args, 'out') === undefined ? join(dirname(first), 'loadrace') : nonEmpty('out', valueOf(args, 'out')!))
-    const tableFile = valueOf(args, 'table') ?? join(first, 'acp.snapshot.ts')
+    const tableFile = valueOf(args, 'table') ?? join(first, target.snapshots.tableFile)
     if (valueOf(args, 'table') !== undefined && !existsSync(tableFile)) throw new InputError([`--table ${tableFile}: no such file`])
-    const table = existsSync(tableFile) ? readSuiteTable(tableFile) : new Map<string, SuiteEntry>()
+    const table = existsSync(tableFile) ? target.snapshots.readTable(tableFile) : new Map<string, SnapshotTableEntry>()
     const config = valueOf(args, 'config')
     if (config !== undefined && !existsSync(config)) throw new InputError([`--config ${config}: no such file`])
     const budget = valueOf(args, 'budget') === undefined ? DEFAULT_BUDGET : wholeNumber('budget', valueOf(args, 'budget')!, 1)
     const planned: Planned[] = []
     const skipped: string[] = []
     for (const snapshot of snapshots) {
-      const plan = planOne(snapshot, table.get(basename(snapshot)), { out, ...config === undefined ? {} : { config: resolve(config) }, budget })
+      const plan = planOne(target, snapshot, table.get(basename(snapshot)), { out, ...config === undefined ? {} : { config: resolve(config) }, budget })
       if ('skipped' in plan) skipped.push(`${plan.skipped}: ${plan.reason}`)
       else planned.push(plan)
     }

@@ -1,7 +1,5 @@
-import { IDENTITY_TEXTS, TARGET_MODELS } from '../targets/identity.ts'
+import { targetNamed } from '../targets/registry.ts'
 import type { TargetName } from '../targets/types.ts'
-
-export { DSH_IDENTITY_TEXT, TARGET_MODELS } from '../targets/identity.ts'
 
 /**
  * The one table of declared differences between loadrace's reference and the
@@ -15,8 +13,8 @@ export interface Normalisation {
   name: string
   /** Paths in the compared projection it applies to; `[*]` stands for every element of a list. */
   paths: readonly string[]
-  /** Each target's value at those paths. */
-  values: Readonly<Record<TargetName, string>>
+  /** Each target's value at those paths (what its definition says of itself). */
+  value(target: TargetName): string
   /** `whole`: the value equals the target's; `prefix`: the value starts with it (the rest is compared). */
   match: 'whole' | 'prefix'
   /** What both sides' value (or prefix) becomes. */
@@ -29,7 +27,7 @@ export const NORMALISATIONS: readonly Normalisation[] = [
   {
     name: 'identity text',
     paths: ['header.system', 'requests[*].system'],
-    values: IDENTITY_TEXTS,
+    value: target => targetNamed(target).identity.text,
     match: 'prefix',
     placeholder: '<identity>',
     reason: 'the system prompt opens with the harness:identity section (order -100), one fixed sentence in which each '
@@ -38,7 +36,7 @@ export const NORMALISATIONS: readonly Normalisation[] = [
   {
     name: 'model name',
     paths: ['header.config.model', 'requests[*].model', 'requests[*].messages[*].source.model'],
-    values: TARGET_MODELS,
+    value: target => targetNamed(target).identity.model,
     match: 'whole',
     placeholder: '<model>',
     reason: 'each target scripts its own mock model and names it: the reference composition\'s default model id is '
@@ -69,7 +67,7 @@ function places(root: unknown, path: string): [Record<string | number, unknown>,
 /** Applies every normalisation of `target` to `view` in place (`view` is a fresh copy the caller owns). */
 export function normalise(view: unknown, target: TargetName): void {
   for (const normalisation of NORMALISATIONS) {
-    const own = normalisation.values[target]
+    const own = normalisation.value(target)
     for (const path of normalisation.paths) {
       for (const [container, key] of places(view, path)) {
         const value = container[key]

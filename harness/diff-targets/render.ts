@@ -80,7 +80,7 @@ export function normalisationTable(targets: readonly [TargetName, TargetName]): 
     ...NORMALISATIONS.map(normalisation => markdownRow([
       escapeMarkdown(`${normalisation.name} → ${normalisation.placeholder}`),
       normalisation.paths.map(path => markdownCode(path, { inTable: true })).join(', '),
-      ...targets.map(target => markdownCode(normalisation.values[target], { inTable: true })),
+      ...targets.map(target => markdownCode(normalisation.value(target), { inTable: true })),
       escapeMarkdown(`${normalisation.match === 'prefix' ? 'the leading sentence; ' : ''}${normalisation.reason}`),
     ])),
   ]

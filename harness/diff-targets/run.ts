@@ -1,14 +1,15 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
+import { comparedTargets } from '../targets/registry.ts'
 import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import { enveloped } from '../report/envelope.ts'
 import { compareInterleavings, type Side } from './observe.ts'
 import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
 
-/** The two sides, in report order. */
-export const COMPARED_TARGETS: [TargetName, TargetName] = ['reference', 'dsh']
+/** The two sides, in report order (the two targets the registry marks compared). */
+export const COMPARED_TARGETS: [TargetName, TargetName] = comparedTargets()
 
 /** How both sides are swept: the same strategy, seed and budget; each scenario keeps its own variant. */
 export interface TargetDiffOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard' | 'goldens' | 'onScenario'> {

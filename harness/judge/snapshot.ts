@@ -18,7 +18,8 @@ import { replayableSchedule } from '../runners/runner.ts'
 import { parseProjection } from '../projection/projection.ts'
 import { unifiedDiff } from '../oracle/diff.ts'
 import { contributor, type MovedContribution } from '../oracle/moved.ts'
-import { pinnedFormOf, readSnapshot, SNAPSHOT_FILES } from '../targets/dsh/snapshot.ts'
+import type { PinnedForm, TargetSnapshots } from '../targets/definition.ts'
+import { targetNamed } from '../targets/registry.ts'
 import { tokenOf } from '../token.ts'
 import { counterexample } from './analyze.ts'
 
@@ -54,11 +55,11 @@ export interface SnapshotFinding {
 }
 
 /** Whether an output gives the pinned files, and which ones it does not. */
-function compare(group: OutputGroup, pinned: { toolSchemas: string, systemPrompt: string }): { file: string, diff: string }[] {
-  const mine = pinnedFormOf(parseProjection(group.json).events)
+function compare(group: OutputGroup, pinned: PinnedForm, snapshots: TargetSnapshots): { file: string, diff: string }[] {
+  const mine = snapshots.pinnedFormOf(parseProjection(group.json).events)
   const files = [
-    { file: SNAPSHOT_FILES.toolSchemas, pinned: pinned.toolSchemas, mine: mine.toolSchemas },
-    { file: SNAPSHOT_FILES.systemPrompt, pinned: pinned.systemPrompt, mine: mine.systemPrompt },
+    { file: snapshots.files.toolSchemas, pinned: pinned.toolSchemas, mine: mine.toolSchemas },
+    { file: snapshots.files.systemPrompt, pinned: pinned.systemPrompt, mine: mine.systemPrompt },
   ]
   return files.filter(item => item.pinned !== item.mine)
     .map(item => ({ file: item.file, diff: unifiedDiff(`${item.file} (pinned)`, `${item.file} (this interleaving)`, item.pinned, item.mine) }))
@@ -97,8 +98,10 @@ function fixOf(moved: readonly MovedContribution[], orders: ReadonlyMap<string, 
  */
 export async function judgeSnapshot(scenario: Scenario, exploration: Exploration, cache: RunCache): Promise<SnapshotFinding | undefined> {
   if (scenario.snapshot === undefined) return undefined
-  const snapshot = readSnapshot(scenario.snapshot)
-  const compared = exploration.outputs.map(group => ({ group, differs: compare(group, snapshot.pinned) }))
+  const snapshots = targetNamed(scenario.target).snapshots
+  if (snapshots === undefined) return undefined
+  const pinned = snapshots.pinned(scenario.snapshot)
+  const compared = exploration.outputs.map(group => ({ group, differs: compare(group, pinned, snapshots) }))
   const matching = compared.filter(item => item.differs.length === 0).map(item => item.group)
   const mismatching = compared.filter(item => item.differs.length > 0)
   const status: SnapshotStatus = mismatching.length === 0 ? 'holds' : matching.length === 0 ? 'matches-none' : 'pins-one'

@@ -4,6 +4,7 @@ import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
 import type { Runner } from '../runners/runner.ts'
 import { enveloped } from '../report/envelope.ts'
 import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
+import { everyVariantTarget } from '../targets/registry.ts'
 import { cellProblems } from './check.ts'
 import { expectCell, scenarioFacts } from './expectations.ts'
 import { outputProjections } from './output-projections.ts'
@@ -18,11 +19,11 @@ export interface MatrixOptions extends Omit<SweepOptions, 'variant' | 'target' |
   onCell?: (cell: MatrixCell) => void
 }
 
-/** Sweeps one cell. Variants are policies of loadrace's reference, so the target is always `reference`. */
+/** Sweeps one cell. Variants are policies of loadrace's reference, so the target is always the one that runs every variant. */
 function sweepCell(scenario: Scenario, variant: VariantName, options: MatrixOptions): Promise<ScenarioReport> {
   // The matrix never writes goldens: it compares with what is pinned, and a missing one is "nothing pinned".
   const goldens = options.goldens && { ...options.goldens, compareOnly: true }
-  return sweepScenario(scenario, { ...options, goldens, variant, target: 'reference' })
+  return sweepScenario(scenario, { ...options, goldens, variant, target: everyVariantTarget().name })
 }
 
 /** How the distinct outputs of `report` compare in their dispatched requests (one output agrees with itself). */

@@ -6,6 +6,7 @@ import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Verdict } from '../verdict/verdict.ts'
 import { contributor } from '../oracle/moved.ts'
 import type { PrintedOutput } from '../judge/system-output.ts'
+import { findTarget } from '../targets/registry.ts'
 
 /**
  * What every human-facing format says the same way: the wording of results,
@@ -240,9 +241,10 @@ export function runtimeSentence(scenario: ScenarioReport): string | undefined {
   const [first, ...others] = scenario.hosts
   const hosts = `host ${first ?? 'current'}${others.length > 0 ? `; also on ${others.join(', ')}` : ''}`
   const supplied = runtime.shims.length === 0 ? '' : `, supplying ${runtime.shims.join(', ')}`
-  const onNode22 = scenario.hosts.some(host => host.split('+').includes('node22'))
-  const dshOn22 = scenario.target === 'dsh' && runtime.shims.length > 0 && !onNode22 ? ': dsh runs on Node 22 (--host node22)' : ''
-  return `ran on Node ${runtime.node} (${hosts})${supplied}${dshOn22}`
+  const preferred = findTarget(scenario.target)?.preferredHost
+  const onPreferred = preferred !== undefined && scenario.hosts.some(host => host.split('+').includes(preferred.name))
+  const advice = preferred !== undefined && runtime.shims.length > 0 && !onPreferred ? `: ${preferred.advice}` : ''
+  return `ran on Node ${runtime.node} (${hosts})${supplied}${advice}`
 }
 
 /** The facts of one scenario run, each a short phrase, for a section's byline. */

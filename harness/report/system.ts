@@ -7,13 +7,14 @@
 import { relative, sep } from 'node:path'
 import type { SystemDescription } from '../system/system.ts'
 import type { Report } from './types.ts'
+import { findTarget } from '../targets/registry.ts'
 
 /** One system the sweep ran on, and the scenarios that ran on it, in report order. */
 export interface SystemUsed {
   system: SystemDescription
   scenarios: string[]
-  /** Whether a scenario on it ran on the dsh target (loadrace's own reference system is only named when it matters). */
-  dsh: boolean
+  /** Whether a scenario on it ran on a target whose system a report names (loadrace's own reference system is only named when it matters). */
+  named: boolean
 }
 
 /** The distinct systems of a report's scenarios (those that ran). */
@@ -23,9 +24,9 @@ export function systemsOf(report: Report): SystemUsed[] {
     const system = scenario.runtime?.system
     if (system === undefined) continue
     const key = JSON.stringify(system)
-    const entry = used.get(key) ?? { system, scenarios: [], dsh: false }
+    const entry = used.get(key) ?? { system, scenarios: [], named: false }
     entry.scenarios.push(scenario.name)
-    entry.dsh ||= scenario.target === 'dsh'
+    entry.named ||= findTarget(scenario.target)?.namesSystem === true
     used.set(key, entry)
   }
   return [...used.values()]
@@ -63,7 +64,7 @@ export function systemLine(system: SystemDescription, cwd?: string): string {
   return [`${whose} ${groupPhrase(core, 'packages', cwd)}`, ...others.length > 0 ? [groupPhrase(others, 'dsh packages', cwd)] : []].join(', ')
 }
 
-/** The terminal's lines: one per system a dsh scenario ran on. */
+/** The terminal's lines: one per system a scenario ran on whose target's system a report names (dsh's). */
 export function systemTerminalLines(report: Report, cwd?: string): string[] {
-  return systemsOf(report).filter(used => used.dsh).map(used => `system under test: ${systemLine(used.system, cwd)}`)
+  return systemsOf(report).filter(used => used.named).map(used => `system under test: ${systemLine(used.system, cwd)}`)
 }

@@ -3,6 +3,7 @@ import { PLAIN, styledDiffLine, type Style } from './style.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { SnapshotFinding } from '../judge/snapshot.ts'
 import { contributor } from '../oracle/moved.ts'
+import { findTarget } from '../targets/registry.ts'
 
 /**
  * A scenario as the terminal shows it — the `loadrace sweep` output, the
@@ -137,14 +138,14 @@ export interface BlockOptions {
 }
 
 /**
- * The line of a scenario and what follows it: which Node a dsh scenario ran
- * on (its packages declare Node 22, which loadrace may not have found), the
- * failure details and what the system printed (for a failure, or with
- * `showOutput`), and a golden written.
+ * The line of a scenario and what follows it: which Node it ran on when its
+ * target prefers a host (dsh's packages declare Node 22, which loadrace may
+ * not have found), the failure details and what the system printed (for a
+ * failure, or with `showOutput`), and a golden written.
  */
 export function scenarioBlock(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN, options: BlockOptions = {}): string[] {
   const lines = [scenarioLine(scenario, nameWidth, style)]
-  const runtime = scenario.target === 'dsh' ? runtimeSentence(scenario) : undefined
+  const runtime = findTarget(scenario.target)?.preferredHost !== undefined ? runtimeSentence(scenario) : undefined
   if (runtime !== undefined) lines.push(`${INDENT}${style.dim(runtime)}`)
   const failed = resultOf(scenario) === 'failed'
   if (failed) lines.push(...failureDetails(scenario, style))

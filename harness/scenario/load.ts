@@ -20,7 +20,7 @@ import { isParsed, parseScenarioYaml } from './yaml.ts'
 import type { Problem } from './problem.ts'
 import type { Scenario } from './types.ts'
 import { projectSystem, SystemError, type System } from '../system/system.ts'
-import { readSnapshot, SnapshotError } from '../targets/dsh/snapshot.ts'
+import { bareConfigurationTarget, DEFAULT_TARGET, findTarget } from '../targets/registry.ts'
 
 export { findScenarioFiles }
 
@@ -51,15 +51,15 @@ async function readScenarioText(file: string): Promise<string> {
 }
 
 /**
- * The scenario of a bare cordis.yml swept with defaults: the published dsh
- * packages (a real configuration names real packages), `app: none`, and every
+ * The scenario of a bare cordis.yml swept with defaults: the target the
+ * registry sweeps bare configurations against, `app: none`, and every
  * interleaving expected to complete with identical bytes and every entry
  * active. Named after its folder and file (`app/cordis.yml` → `app-cordis`).
  */
 function entryListDefaults(file: string): Record<string, unknown> {
   const path = resolve(file)
   const slug = `${basename(dirname(path))}-${basename(path, extname(path))}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
-  return { name: slug || 'cordis', app: 'none', target: 'dsh', entries: `./${basename(path)}`, expect: { outcome: 'completed' } }
+  return { name: slug || 'cordis', app: 'none', target: bareConfigurationTarget().name, entries: `./${basename(path)}`, expect: { outcome: 'completed' } }
 }
 
 /**
@@ -100,14 +100,12 @@ async function entryTreeOf(file: string, dir: string, value: Record<string, unkn
   return tree
 }
 
-/** A `snapshot:` must be a dsh snapshot folder an application can be judged against. */
-function checkSnapshotFolder(file: string, folder: string): void {
-  try {
-    readSnapshot(folder)
-  } catch (error) {
-    if (!(error instanceof SnapshotError)) throw error
-    throw toError(file, { path: ['snapshot'], problem: error.message, allowed: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md', anchor: 'value' })
-  }
+/** A `snapshot:` must be a snapshot folder of the scenario's target an application can be judged against. */
+function checkSnapshotFolder(file: string, folder: string, target: string): void {
+  const snapshots = findTarget(target)?.snapshots
+  if (snapshots === undefined) throw toError(file, { path: ['snapshot'], problem: `the ${target} target reads no snapshot folder`, allowed: 'remove snapshot:, or choose a target with a snapshot suite', anchor: 'key' })
+  const problem = snapshots.problem(folder)
+  if (problem !== undefined) throw toError(file, { path: ['snapshot'], problem, allowed: snapshots.allowed, anchor: 'value' })
 }
 
 /**
@@ -139,7 +137,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   if (!(modules instanceof Map)) throw toError(file, modules)
   const header = await loadExpectedHeader(parsed.value, dir)
   if (isProblem(header)) throw toError(file, header)
-  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, resolve(dir, parsed.value.snapshot))
+  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, resolve(dir, parsed.value.snapshot), typeof parsed.value.target === 'string' ? parsed.value.target : DEFAULT_TARGET)
   return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, system, ...tree ? { tree } : {} })
 }
 

@@ -6,7 +6,8 @@
 import { HOST_FORMS } from '../hosts/host.ts'
 import Schema from '@deepseek-ai/schemastery'
 import { VARIANT_NAMES } from '../targets/catalogue.ts'
-import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, SNAPSHOT_STATUSES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
+import { DEFAULT_TARGET, isTargetName, targetNames } from '../targets/registry.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, SNAPSHOT_STATUSES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
 import { OUTCOMES } from '../verdict/outcome.ts'
 import { hinted } from './hints.ts'
 
@@ -32,6 +33,17 @@ function oneOf<const T extends string>(names: readonly T[]) {
 function oneOfHint(noun: string, names: readonly string[]) {
   return { noun, names, expected: `a known ${noun}`, allowed: `one of ${names.join(', ')}` }
 }
+
+/** A registered target's name: the set is read when a file is checked, so a target registered later is known. */
+const targetName = hinted(Schema.transform(Schema.string(), (name) => {
+  if (!isTargetName(name)) throw new Schema.ValidationError(`unknown target ${JSON.stringify(name)}`, { path: [] })
+  return name
+}, true).default(DEFAULT_TARGET), {
+  noun: 'target',
+  expected: 'a known target',
+  get names() { return targetNames() },
+  get allowed() { return `one of ${targetNames().join(', ')}` },
+})
 
 /**
  * Makes a freshly built list or mapping schema leave an omitted value absent.
@@ -209,7 +221,7 @@ export const ScenarioFileSchema = hinted(Schema.object({
   config: appConfig,
   base,
   variant: hinted(oneOf(VARIANT_NAMES).default('canonical'), oneOfHint('variant', VARIANT_NAMES)),
-  target: hinted(oneOf(TARGET_NAMES).default('reference'), oneOfHint('target', TARGET_NAMES)),
+  target: targetName,
   turns: hinted(range(TURN_RANGE.min, TURN_RANGE.max).default(TURN_RANGE.min), {
     expected: `an integer from ${TURN_RANGE.min} to ${TURN_RANGE.max}`,
     allowed: `${TURN_RANGE.min}..${TURN_RANGE.max}, default ${TURN_RANGE.min}`,

@@ -12,6 +12,7 @@ import { HOST_FORMS, HostError, parseHost } from '../hosts/host.ts'
 import { showValue } from './show.ts'
 import { didYouMean } from '../spelling/did-you-mean.ts'
 import type { FieldPath, Problem } from './problem.ts'
+import { applicationTargets } from '../targets/registry.ts'
 
 const LISTENER_ACTIONS = ['append', 'prepend', 'reverse', 'remove']
 const WHEN_LISTS = ['after', 'before'] as const
@@ -224,8 +225,9 @@ function checkApplication(value: Record<string, unknown>): Problem[] {
   if (value.app === 'entries' && !entries && Object.hasOwn(value, 'plugins')) {
     out.push(at(['app'], 'app: entries runs the application of a cordis.yml, and this file lists plugins', 'name the cordis.yml with entries:, or choose another app', 'value'))
   }
-  if (value.app === 'entries' && value.target !== 'dsh') {
-    out.push(at(['app'], 'app: entries runs the application a cordis.yml mounts, and only the dsh target has one', 'add target: dsh', 'value'))
+  const applications = applicationTargets().map(target => target.name)
+  if (value.app === 'entries' && !applications.includes(String(value.target))) {
+    out.push(at(['app'], `app: entries runs the application a cordis.yml mounts, and only the ${applications.join(' or ')} target has one`, `add target: ${applications.join(' or ')}`, 'value'))
   }
   if (Object.hasOwn(value, 'snapshot') && value.app !== 'entries') {
     out.push(at(['snapshot'], 'a dsh snapshot pins what an application shows its model', 'add app: entries and entries: the configuration the snapshot was recorded with', 'key'))

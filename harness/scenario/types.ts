@@ -16,7 +16,7 @@ export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none', 'ent
 export type AppName = typeof APP_NAMES[number]
 
 /** Which implementation runs: loadrace's reference or the published dsh packages. */
-export { TARGET_NAMES, type TargetName } from '../targets/types.ts'
+export type { TargetName } from '../targets/types.ts'
 import type { BaseConfig, ScriptedModelSpec, TargetName } from '../targets/types.ts'
 export type { BaseConfig } from '../targets/types.ts'
 

@@ -5,6 +5,7 @@ import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
+import { targetNamed } from '../targets/registry.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
@@ -63,7 +64,7 @@ export const GOLDEN_WITHHELD = 'the scenario did not meet its expectation; fix i
  * configuration.
  */
 async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined, met: boolean): Promise<GoldenCheck> {
-  if (!policy || scenario.target !== 'reference') return { status: 'none' }
+  if (!policy || !targetNamed(scenario.target).goldens) return { status: 'none' }
   // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
   const compareOnly = overridden || policy.compareOnly === true
   const check = await checkGolden(goldenOf(scenario.name, projection), scenario.file, compareOnly ? { ...policy, update: false, ci: true } : policy, met ? undefined : GOLDEN_WITHHELD)
@@ -118,7 +119,9 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
 export function hostsOf(scenario: Scenario, options: Pick<SweepOptions, 'hosts' | 'runners'>): readonly Host[] {
   if (options.hosts !== undefined && options.hosts.length > 0) return options.hosts
   if (scenario.host !== undefined) return [parseHost(scenario.host)]
-  if (scenario.target === 'dsh' && options.runners !== undefined && node22Binary() !== undefined) return [parseHost('node22')]
+  const preferred = targetNamed(scenario.target).preferredHost
+  const host = preferred && parseHost(preferred.name)
+  if (host && options.runners !== undefined && (host.runtime === 'current' || node22Binary() !== undefined)) return [host]
   return [CURRENT_HOST]
 }
 

@@ -1,14 +1,12 @@
 /**
- * What the harness knows about its targets without loading one: the ordering
- * variants each can run, and the loader entries the base composition's
- * services take when they race as cordis.yml entries (`services: entries`).
- * The reference implements every variant (`src/variants/`); the published dsh
- * packages implement the canonical policy only. A target's code is loaded by
- * `loadTarget` (`index.ts`) when a scenario runs against it.
+ * What every target shares without loading one: the ordering variants some
+ * target runs (the reference implements every one, `src/variants/`; each
+ * target's definition says which it runs), and the loader entries the base
+ * composition's services take when they race as cordis.yml entries
+ * (`services: entries`).
  */
 import { SERVICE_ENTRY_IDS, ALL_SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
 import { VARIANT_NAMES as REFERENCE_VARIANTS } from '../../src/variants/types.ts'
-import type { TargetName } from './types.ts'
 
 /** Every ordering variant some target runs: the RFC's decision and the alternatives it rejected. */
 export const VARIANT_NAMES = REFERENCE_VARIANTS
@@ -16,12 +14,6 @@ export type VariantName = typeof VARIANT_NAMES[number]
 
 /** The variant a scenario runs under unless it says otherwise: the RFC's decision. */
 export const DEFAULT_VARIANT: VariantName = 'canonical'
-
-/** The variants each target implements. */
-export const TARGET_VARIANTS: Readonly<Record<TargetName, readonly VariantName[]>> = {
-  reference: VARIANT_NAMES,
-  dsh: [DEFAULT_VARIANT],
-}
 
 /** Whether `name` names a variant some target runs. */
 export function isVariantName(name: unknown): name is VariantName {

@@ -2,15 +2,11 @@ import type { Context, Plugin } from '@deepseek-ai/cordis'
 import type { System, SystemDescription } from '../system/system.ts'
 
 /**
- * A system under test. loadrace drives the same scenarios through the same
- * scheduled loader against more than one implementation of the RFC: its own
- * reference (`src/`) and the published dsh packages.
+ * The name of a system under test. loadrace drives the same scenarios through
+ * the same scheduled loader against more than one implementation of the RFC,
+ * each registered under its name (`registry.ts`).
  */
-export const TARGET_NAMES = ['reference', 'dsh'] as const
-export type TargetName = typeof TARGET_NAMES[number]
-
-/** The target a scenario runs against unless it says otherwise. */
-export const DEFAULT_TARGET: TargetName = 'reference'
+export type TargetName = string
 
 /** The scripted model in place of an application's live adapter entry: which entry, and the routes and models it serves. */
 export interface ScriptedModelSpec {

@@ -7,6 +7,7 @@ import type { SystemPromptConfig } from './config.ts'
 import { PromptLayers } from './layers.ts'
 import type { ContextDefinition, SectionDefinition, VariableProvider } from './layers.ts'
 import { validateToolOrder } from './tool-order.ts'
+import { HARNESS_IDENTITY_TEXT } from './identity.ts'
 import type { AssembleContext, PromptAssembly, ToolProvider } from './types.ts'
 
 declare module '@deepseek-ai/cordis' {
@@ -33,8 +34,7 @@ declare module '@deepseek-ai/cordis' {
 export const HARNESS_IDENTITY_SECTION = 'harness:identity'
 /** Name of the deployment persona section (order 0). */
 export const PERSONA_SECTION = 'deployment:persona'
-/** The identity section's text. */
-export const HARNESS_IDENTITY_TEXT = 'You are an agent running inside the loadrace reference harness.'
+export { HARNESS_IDENTITY_TEXT }
 /** Variable names as written between the braces of a `{{name}}` reference. */
 export const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/
 

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, normalize, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { dirname, join, normalize } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { ROOT, sourceFiles, specifiersOf } from '../support/source-files.ts'
 
 /**
  * Keeps docs/architecture.md true: its `layers` block lists the rooms of
@@ -9,8 +9,6 @@ import { describe, expect, it } from 'vitest'
  * and every import in those two trees — `import type` included — must point
  * to a room on a lower line, or stay in its own room without a circle.
  */
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The rooms of the layers block, one array per layer, top layer first. */
 export function layersOf(markdown: string): string[][] {
@@ -20,25 +18,6 @@ export function layersOf(markdown: string): string[][] {
     .map(line => line.replace(/#.*$/, '').trim())
     .filter(line => line !== '')
     .map(line => line.split(/\s+/))
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter(entry => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
-    .map(entry => relative(ROOT, join(entry.parentPath, entry.name)))
-}
-
-/** The relative module specifiers a source file names: static imports and re-exports, `import()` and `new URL(…, import.meta.url)`. */
-export function specifiersOf(source: string): string[] {
-  const found: string[] = []
-  const patterns = [
-    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g,
-    /(?:^|[\s;])import\s*['"](\.{1,2}\/[^'"]+)['"]/g,
-    /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
-    /\bnew URL\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g,
-  ]
-  for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]!)
-  return found
 }
 
 /** The room a file lives in: the longest room path of the block that is the file or a folder holding it. */

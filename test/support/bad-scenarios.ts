@@ -7,7 +7,8 @@
 import fc from 'fast-check'
 import { stringify } from 'yaml'
 import { VARIANT_NAMES } from '../../src/variants/types.ts'
-import { APP_NAMES, FAULT_KINDS, LOADER_MODES, RESERVED_SERVICE_IDS, SERVICE_MODES, TARGET_NAMES, TIMEOUT_RANGE, TURN_RANGE } from '../../harness/scenario/types.ts'
+import { targetNames } from '../../harness/targets/registry.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, RESERVED_SERVICE_IDS, SERVICE_MODES, TIMEOUT_RANGE, TURN_RANGE } from '../../harness/scenario/types.ts'
 import { OUTCOMES } from '../../harness/verdict/outcome.ts'
 
 /** A plugin entry of a scenario document, as YAML holds it. */
@@ -89,7 +90,7 @@ export const validScenarioDoc: fc.Arbitrary<ScenarioDoc> = fc.record({
     // app: entries needs a cordis.yml and the dsh target: the valid documents list their plugins.
     app: fc.constantFrom(...APP_NAMES.filter(app => app !== 'entries')),
     variant: fc.constantFrom(...VARIANT_NAMES),
-    target: fc.constantFrom(...TARGET_NAMES),
+    target: fc.constantFrom(...targetNames()),
     turns: fc.integer(TURN_RANGE),
     timeout: fc.integer(TIMEOUT_RANGE),
     invariant: fc.boolean(),
@@ -360,7 +361,7 @@ const toolNameDefect = fc.record({
 
 /** Keys that take one of a fixed set of names. */
 const CHOICES: readonly (readonly [string, readonly string[]])[] = [
-  ['variant', VARIANT_NAMES], ['target', TARGET_NAMES], ['app', APP_NAMES], ['loader', LOADER_MODES], ['services', SERVICE_MODES],
+  ['variant', VARIANT_NAMES], ['target', targetNames()], ['app', APP_NAMES], ['loader', LOADER_MODES], ['services', SERVICE_MODES],
   ['expect.outcome', OUTCOMES], ['fault', FAULT_KINDS],
 ]
 

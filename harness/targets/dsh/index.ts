@@ -7,7 +7,7 @@
  * targets `dsh`, so that reference runs never load them.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { TARGET_VARIANTS } from '../catalogue.ts'
+import { DEFAULT_VARIANT } from '../catalogue.ts'
 import type { Mounted, MountOptions, Target, TargetFeatures } from '../types.ts'
 import { bootProblem, mountComposition } from './compose.ts'
 import { ensurePromiseWithResolvers, suppliedShims } from './node20.ts'
@@ -20,7 +20,7 @@ import type { System } from '../../system/system.ts'
 
 /** Why the published packages cannot run a scenario with these features, or undefined. */
 function unsupported(features: TargetFeatures): string | undefined {
-  if (!(TARGET_VARIANTS.dsh as readonly string[]).includes(features.variant)) return 'the published packages implement only the canonical policy'
+  if (features.variant !== DEFAULT_VARIANT) return 'the published packages implement only the canonical policy'
   if (features.app !== 'none' && features.app !== 'entries') return 'the RFC-era app chain (stdio-agent → agent-core → SystemPrompt) is not part of dsh: use app: none, or app: entries for an application of dsh'
   if (features.services === 'entries') return 'the dsh target mounts its services on the root context only (services: entries is not supported)'
   return undefined

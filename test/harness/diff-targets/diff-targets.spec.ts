@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { viewDifferences } from '../../../harness/diff-targets/compare.ts'
-import { DSH_IDENTITY_TEXT, NORMALISATIONS, normalise, TARGET_MODELS } from '../../../harness/diff-targets/normalisations.ts'
+import { NORMALISATIONS, normalise } from '../../../harness/diff-targets/normalisations.ts'
+import { DSH_IDENTITY_TEXT } from '../../../harness/targets/dsh/definition.ts'
+import { targetNamed } from '../../../harness/targets/registry.ts'
 import { comparisonRows, differenceText, renderDiffMarkdown } from '../../../harness/diff-targets/render.ts'
 import { compareScenario, diffTargets, skippedPairs, type TargetDiffOptions } from '../../../harness/diff-targets/run.ts'
 import type { TargetDiffReport } from '../../../harness/diff-targets/types.ts'
@@ -143,9 +145,9 @@ describe('the declared normalisations, and nothing else', () => {
   it('name each target\'s own identity sentence and model id, as the two systems really write them', async () => {
     const reference = await projectionOf('scenarios/ci-flake.yml', 'reference', ['tool-subagent', 'tool-todo'])
     const dsh = await projectionOf('scenarios/ci-flake.yml', 'dsh', ['tool-subagent', 'tool-todo'])
-    expect(TARGET_MODELS.dsh).toBe(MOCK_MODEL)
-    expect(reference.header).toMatchObject({ config: { model: TARGET_MODELS.reference }, system: HARNESS_IDENTITY_TEXT })
-    expect(dsh.header).toMatchObject({ config: { model: TARGET_MODELS.dsh }, system: DSH_IDENTITY_TEXT })
+    expect(targetNamed('dsh').identity.model).toBe(MOCK_MODEL)
+    expect(reference.header).toMatchObject({ config: { model: targetNamed('reference').identity.model }, system: HARNESS_IDENTITY_TEXT })
+    expect(dsh.header).toMatchObject({ config: { model: targetNamed('dsh').identity.model }, system: DSH_IDENTITY_TEXT })
     // Without normalising, exactly the declared places differ; with it, nothing does.
     const raw = (target: TargetName, projection: Projection) => ({ ...comparedView(projection, target), header: projection.header, requests: projection.requests })
     expect(viewDifferences(raw('reference', reference), raw('dsh', dsh)).map(difference => difference.path))
@@ -165,9 +167,9 @@ describe('the declared normalisations, and nothing else', () => {
       requests: [{ model: '<model>', messages: [{ content: [{ type: 'text', text: HARNESS_IDENTITY_TEXT }], source: { kind: 'model', model: '<model>' } }], system: 'persona only' }],
     })
     // dsh's model id in a reference projection is not the reference's: it is compared, and would differ.
-    const foreign = { header: { config: { model: TARGET_MODELS.dsh } } }
+    const foreign = { header: { config: { model: targetNamed('dsh').identity.model } } }
     normalise(foreign, 'reference')
-    expect(foreign.header.config.model).toBe(TARGET_MODELS.dsh)
+    expect(foreign.header.config.model).toBe(targetNamed('dsh').identity.model)
     expect(NORMALISATIONS.map(normalisation => normalisation.name)).toEqual(['identity text', 'model name'])
   })
 })

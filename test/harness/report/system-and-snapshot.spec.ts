@@ -53,7 +53,7 @@ const report = assembleReport([pinsOne, { ...deterministic, runtime: { node: 'v2
 
 describe('the system under test, in every report', () => {
   it('is one terminal line per system a dsh scenario ran on: whose, cordis and its plugins, then the dsh packages, each group with its folder', () => {
-    expect(systemsOf(report)).toEqual([{ system: WORKSPACE, scenarios: ['dsh-pty-tools'], dsh: true }])
+    expect(systemsOf(report)).toEqual([{ system: WORKSPACE, scenarios: ['dsh-pty-tools'], named: true }])
     expect(systemLine(WORKSPACE, '/ws')).toBe("the project's cordis 4.0.1, cordis-plugin-loader 1.0.2, cordis-plugin-include 1.0.6 (vendor), 3 dsh packages 0.1.1-rc.2 (packages)")
     expect(sweepFooter(report, [])).toContain('\nsystem under test: the project\'s cordis 4.0.1')
     // A reference scenario on loadrace's own system is not a line of its own.

@@ -11,7 +11,7 @@ import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { loadTarget } from '../../../harness/targets/index.ts'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
-import { TARGET_NAMES } from '../../../harness/targets/types.ts'
+import { targetNames } from '../../../harness/targets/registry.ts'
 import type { Projection } from '../../../harness/projection/projection.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
@@ -31,7 +31,7 @@ function systemText(projection: Projection): string {
   return JSON.stringify(projection.header)
 }
 
-describe.each(TARGET_NAMES)('base: on the %s target', (target) => {
+describe.each(targetNames())('base: on the %s target', (target) => {
   const scenario = (base: string) => `app: none
 target: ${target}
 config:

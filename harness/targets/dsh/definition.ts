@@ -1,0 +1,49 @@
+/**
+ * The published dsh packages as the registry holds them: the canonical
+ * policy only, the applications a cordis.yml names, Node 22 preferred, and
+ * dsh's snapshot suite (`snapshot.ts`, `snapshot-suite.ts`). Loading the
+ * target (`index.ts`) loads the packages; nothing here does.
+ */
+import { DEFAULT_VARIANT } from '../catalogue.ts'
+import type { TargetDefinition, TargetSnapshots } from '../definition.ts'
+import { pinnedFormOf, readSnapshot, SNAPSHOT_FILES, SnapshotError } from './snapshot.ts'
+import { readSuiteTable, replayConfigOf, snapshotFoldersIn } from './snapshot-suite.ts'
+
+/** The text of dsh-system-prompt's `harness:identity` section at 0.1.0-rc.8. */
+export const DSH_IDENTITY_TEXT = 'You are an AI agent powered by DeepSeek Harness.'
+
+/** dsh's snapshot tier, read as dsh's own snapshot harness reads it. */
+const snapshots: TargetSnapshots = {
+  allowed: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md',
+  files: { toolSchemas: SNAPSHOT_FILES.toolSchemas, systemPrompt: SNAPSHOT_FILES.systemPrompt },
+  problem(dir) {
+    try {
+      readSnapshot(dir)
+      return undefined
+    } catch (error) {
+      if (error instanceof SnapshotError) return error.message
+      throw error
+    }
+  },
+  pinned: dir => readSnapshot(dir).pinned,
+  pinnedFormOf,
+  foldersIn: snapshotFoldersIn,
+  tableFile: 'acp.snapshot.ts',
+  readTable: readSuiteTable,
+  replayConfigOf,
+}
+
+export const dshDefinition: TargetDefinition = {
+  name: 'dsh',
+  variants: [DEFAULT_VARIANT],
+  identity: { text: DSH_IDENTITY_TEXT, model: 'mock' },
+  applications: true,
+  // A real configuration names real packages.
+  bareConfigurations: true,
+  goldens: false,
+  compared: true,
+  namesSystem: true,
+  preferredHost: { name: 'node22', advice: 'dsh runs on Node 22 (--host node22)' },
+  snapshots,
+  load: () => import('./index.ts').then(module => module.dshTarget),
+}
