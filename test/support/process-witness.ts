@@ -17,10 +17,19 @@ export function apply(ctx) {
 }
 `
 
-/** A plugin that ends its process with a signal, which no runtime catches. */
+/**
+ * A plugin that ends its process with a signal, which no runtime catches. A
+ * killed process removes nothing, so it first removes the folders of its own
+ * interleaving (its working directory's parent, \`<tmp>/loadrace-…\`).
+ */
 const KILLER = `
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname } from 'node:path'
 export const name = 'killer'
 export function apply() {
+  const root = dirname(process.cwd())
+  if (dirname(root) === tmpdir() && basename(root).startsWith('loadrace-')) rmSync(root, { recursive: true, force: true })
   process.kill(process.pid, 'SIGKILL')
 }
 `
