@@ -1,6 +1,7 @@
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
-import { writeReport } from '../report/write.ts'
+import { reportWhole } from '../report/reporter.ts'
+import { REPORTERS, reporterNames } from '../report/reporters/index.ts'
 import { ScenarioError, ScenarioErrors } from '../scenario/errors.ts'
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
@@ -17,7 +18,6 @@ import { internalErrorReport } from '../judge/scenario-report.ts'
 import { mergedExploration } from './merged-exploration.ts'
 import { OPTIONS, readGoldens, readReport, readTimeout } from './options.ts'
 import { readShardSet, scenariosAcross, type ScenarioAcrossShards } from './shard-set.ts'
-import { sweepSummary } from './summary.ts'
 import { EXIT, InputError, UsageError } from './usage-error.ts'
 import { mergeSuiteShards, readSuiteShard, SuiteMergeError } from '../suite/merge.ts'
 import { findingLines, suiteSummary, writeSuiteReport, type SuiteReport } from '../suite/report.ts'
@@ -144,8 +144,9 @@ export const mergeCommand: Command = {
       const obsolete = await obsoleteGoldens(groups.map(group => group.entries[0]!), goldens)
       if (obsolete.length > 0) report.obsoleteGoldens = obsolete
     }
-    const written = await writeReport(output.dir, report, output.formats)
-    cli.stdout.write(sweepSummary(report, written, styleFor(cli.stdout, cli.env)))
+    const setup = { ...cli, style: styleFor(cli.stdout, cli.env), reporter: 'default' as const, showOutput: false, dir: output.dir, formats: output.formats }
+    // The shards' own sweeps annotated their failures already.
+    await reportWhole(reporterNames(setup).filter(name => name !== 'github-annotations').map(name => REPORTERS[name](setup)), report)
     return reportExitCode(report, cli.stderr)
   },
 }

@@ -7,6 +7,7 @@ import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.t
 import { watchInterruptions } from './interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
 import type { RunSettings } from '../runners/runner.ts'
+import type { Reporter } from '../report/reporter.ts'
 
 /** What an exploring command's work gets from `supervised`. */
 export interface Supervision {
@@ -24,12 +25,14 @@ export interface Supervision {
    * everywhere else.
    */
   onProgress(label: (scenario: Scenario) => string): (scenario: Scenario, explored: number, planned: number) => void
-  /** Tells the heartbeat how many units (scenarios, cells) the work has. */
-  setTotal(units: number): void
-  /** Tells the heartbeat that the unit `label` starts (before its first interleaving reports progress). */
-  starting(label: string): void
   /** Clears the progress line before the command prints anything. */
   clearProgress(): void
+  /**
+   * The same as a reporter, first in a sweep's list: it counts the scenarios,
+   * draws each one's progress under `label(scenario)`, and clears the line
+   * before any other reporter prints.
+   */
+  progressReporter(label: (scenario: Scenario) => string): Reporter
 }
 
 /**
@@ -53,19 +56,26 @@ export async function supervised(
     cli.stderr.write(`loadrace: ${name}: stopping; writing what was done so far (a second signal exits at once)\n`)
   })
   const runners = runnersFor(settings)
+  const onProgress = (label: (scenario: Scenario) => string) => (scenario: Scenario, explored: number, planned: number) => {
+    progress?.update(label(scenario), explored, planned)
+    heartbeat?.update(label(scenario), explored, planned)
+  }
+  const clearProgress = () => progress?.clear()
   try {
     return await work({
       runner: runners.of(CURRENT_HOST),
       runners,
       signal: interruption.signal,
       interrupted: () => interruption.exitCode(),
-      onProgress: label => (scenario, explored, planned) => {
-        progress?.update(label(scenario), explored, planned)
-        heartbeat?.update(label(scenario), explored, planned)
-      },
-      setTotal: (count) => { units = count },
-      starting: label => heartbeat?.update(label, 0, 0),
-      clearProgress: () => progress?.clear(),
+      onProgress,
+      clearProgress,
+      progressReporter: label => ({
+        onStart: (names) => { units = names.length },
+        onScenarioStart: scenario => heartbeat?.update(label(scenario), 0, 0),
+        onProgress: onProgress(label),
+        onScenarioJudged: clearProgress,
+        onEnd: clearProgress,
+      }),
     })
   } finally {
     heartbeat?.stop()

@@ -15,7 +15,7 @@ import type { Cli, Command } from './command.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { OPTIONS, readExplore, readTimeout, readWorkers } from './options.ts'
 import { DEFAULT_SCENARIO_PATHS } from './scenarios.ts'
-import { nameWidth } from './summary.ts'
+import { nameWidth } from '../report/summary.ts'
 import { InputError } from './usage-error.ts'
 import { isEditorTemporary, moduleFilesOf } from './watched-files.ts'
 

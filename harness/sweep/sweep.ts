@@ -9,6 +9,8 @@ import { type Projection, parseProjection } from '../projection/projection.ts'
 import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import { enveloped } from '../report/envelope.ts'
+import { resultOf } from '../report/present.ts'
+import { endReport, type Reporter } from '../report/reporter.ts'
 import { explore } from '../explore/explore.ts'
 import { type Exploration, type ExploreOptions } from '../explore/exploration.ts'
 import { analyze } from '../judge/analyze.ts'
@@ -48,10 +50,15 @@ export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
   workers: number
   /** Golden policy; undefined: no golden checks. */
   goldens?: GoldenPolicy
-  onScenario?: (scenario: Scenario) => void
-  /** Called with each scenario's entry as soon as it is judged. */
-  onJudged?: (entry: ScenarioReport) => void
   onProgress?: (scenario: Scenario, explored: number, planned: number) => void
+}
+
+/** How `sweep` runs its scenarios, besides how it sweeps each. */
+export interface SweepRunOptions extends SweepOptions {
+  /** Told as the sweep goes: its start, each scenario's progress and entry, why it stopped early, its end. */
+  reporters?: readonly Reporter[]
+  /** Stop after the first scenario that fails (the report says complete: false). */
+  bail?: boolean
 }
 
 /** Said when a golden is not written because the scenario failed its expectation. */
@@ -205,33 +212,47 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportSettin
 }
 
 /**
- * Sweeps scenarios one after another and assembles the report. A scenario
- * whose exploring or judging throws gets verdict `error` with the message and
- * the sweep goes on. Stops early (and marks the report incomplete) when the
- * signal aborts.
+ * Sweeps scenarios one after another, telling `reporters` as it goes, and
+ * assembles the report; the reporters' files are written and their `onEnd`
+ * called before it resolves. A scenario whose exploring or judging throws
+ * gets verdict `error` with the message and the sweep goes on. Stops early
+ * (and marks the report incomplete) when the signal aborts, or under `bail`
+ * after a failed scenario that is not the last.
  */
-export async function sweep(scenarios: readonly Scenario[], options: SweepOptions): Promise<Report> {
+export async function sweep(scenarios: readonly Scenario[], options: SweepRunOptions): Promise<Report> {
   const started = Date.now()
+  const reporters = options.reporters ?? []
   const reports: ScenarioReport[] = []
+  const onProgress = (scenario: Scenario, explored: number, planned: number) => {
+    options.onProgress?.(scenario, explored, planned)
+    for (const reporter of reporters) reporter.onProgress?.(scenario, explored, planned)
+  }
+  let bailed = false
+  for (const reporter of reporters) reporter.onStart?.(scenarios.map(scenario => scenario.name))
   for (const scenario of scenarios) {
-    if (options.signal?.aborted) break
-    options.onScenario?.(scenario)
+    if (options.signal?.aborted || bailed) break
+    for (const reporter of reporters) reporter.onScenarioStart?.(scenario)
     const begun = Date.now()
     let entry: ScenarioReport
     try {
-      entry = await sweepScenario(scenario, options)
+      entry = await sweepScenario(scenario, { ...options, onProgress })
     } catch (error) {
       // One scenario's internal failure is its verdict, not the end of the sweep.
       entry = internalErrorReport(withOverrides(scenario, options), options.strategy, error, Date.now() - begun)
     }
     reports.push(entry)
-    options.onJudged?.(entry)
+    for (const reporter of reporters) reporter.onScenarioJudged?.(entry)
+    // After the last scenario there is nothing left to skip: the sweep is complete.
+    bailed = options.bail === true && resultOf(entry) === 'failed' && reports.length < scenarios.length
   }
-  const complete = !options.signal?.aborted && reports.length === scenarios.length
+  const interrupted = options.signal?.aborted === true
+  const complete = !interrupted && !bailed && reports.length === scenarios.length
   const report = assembleReport(reports, options, complete, Date.now() - started)
   if (options.goldens?.ci && complete && !options.shard) {
     const obsolete = await obsoleteGoldens(scenarios, options.goldens)
     if (obsolete.length > 0) report.obsoleteGoldens = obsolete
   }
+  if (interrupted || bailed) for (const reporter of reporters) reporter.onInterrupted?.(interrupted ? 'interrupted' : 'bail')
+  await endReport(reporters, report)
   return report
 }
