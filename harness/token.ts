@@ -5,6 +5,7 @@ import type { Schedule } from './space/space.ts'
 import { DEFAULT_TARGET, TARGET_NAMES, type TargetName } from './targets/types.ts'
 import { HostError, parseHost } from './hosts/host.ts'
 import type { Scenario } from './scenario/types.ts'
+import { InputError } from './scenario/errors.ts'
 
 export { DEFAULT_TARGET, TARGET_NAMES, type TargetName }
 
@@ -38,10 +39,11 @@ export const SCENARIO_NAME_PATTERN = /^[a-z0-9-]+$/
 const FORM = '<scenario>@<variant>[+<target>][~<host>]:<op>,<op>,… (e.g. ci-flake@canonical:tool-todo,tool-subagent)'
 
 /** Raised for a token that cannot be read; the message says what is wrong and shows the expected form. */
-export class TokenError extends Error {
+export class TokenError extends InputError {
+  override readonly name: string = 'TokenError'
+
   constructor(problem: string) {
-    super(`invalid replay token: ${problem}; expected ${FORM}`)
-    this.name = 'TokenError'
+    super([`invalid replay token: ${problem}; expected ${FORM}`])
   }
 }
 

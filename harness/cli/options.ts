@@ -1,17 +1,15 @@
 import { availableParallelism } from 'node:os'
-import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
-import type { GoldenPolicy } from '../goldens/golden.ts'
 import { parseFormats, REPORT_FORMATS, type ReportFormat } from '../report/write.ts'
 import { STDOUT_REPORTERS, type StdoutReporter } from '../report/reporters/index.ts'
-import { APPLICATION_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../runtime/interleaving.ts'
 import { TARGET_NAMES, TIMEOUT_RANGE, type TargetName } from '../scenario/types.ts'
-import { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
-import { parseShard, type Shard } from '../explore/shard.ts'
+import {
+  APPLICATION_TIMEOUT_MS, checkDistinctRuntimes, DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, DEFAULT_TIMEOUT_MS, type GoldenPolicy, HOST_FORMS,
+  type Host, nodeBinaryOf, parseHost, parseHosts, parseShard, type Shard, STRATEGY_NAMES, type StrategyName, VARIANT_NAMES, type VariantName,
+} from '../sweep/settings.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
 import type { Output } from './command.ts'
 import { isCi, type Env } from './environment.ts'
-import { checkDistinctRuntimes, HOST_FORMS, nodeBinaryOf, parseHost, parseHosts, type Host } from '../hosts/host.ts'
 import { UsageError } from './usage-error.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
 

@@ -1,20 +1,17 @@
-import { CURRENT_HOST } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
-import type { Runner } from '../runners/runner.ts'
-import { runnersFor, type Runners } from '../runners/by-host.ts'
+import { sweepRunners, type SweepRunners } from '../sweep/runners.ts'
 import type { Cli } from './command.ts'
 import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
-import type { RunSettings } from '../runners/runner.ts'
 import type { Reporter } from '../report/reporter.ts'
 
 /** What an exploring command's work gets from `supervised`. */
 export interface Supervision {
   /** The runner on this process's own host: in process for one worker, a pool of worker processes for more. */
-  runner: Runner
+  runner: SweepRunners['runner']
   /** The runner of each host (other hosts run child processes on their Node and environment). */
-  runners: Runners
+  runners: SweepRunners['runners']
   /** Aborts at the first SIGINT/SIGTERM: stop exploring, and report what was done so far. */
   signal: AbortSignal
   /** The exit code of the signal that interrupted the work (130 or 143), if one did. */
@@ -44,7 +41,7 @@ export interface Supervision {
  */
 export async function supervised(
   cli: Cli,
-  settings: { workers: number } & RunSettings,
+  settings: Parameters<typeof sweepRunners>[0],
   work: (supervision: Supervision) => Promise<number>,
 ): Promise<number> {
   const progress: Progress | undefined = progressLine(cli.stderr, cli.env)
@@ -55,7 +52,7 @@ export async function supervised(
     progress?.clear()
     cli.stderr.write(`loadrace: ${name}: stopping; writing what was done so far (a second signal exits at once)\n`)
   })
-  const runners = runnersFor(settings)
+  const { runner, runners, close } = sweepRunners(settings)
   const onProgress = (label: (scenario: Scenario) => string) => (scenario: Scenario, explored: number, planned: number) => {
     progress?.update(label(scenario), explored, planned)
     heartbeat?.update(label(scenario), explored, planned)
@@ -63,7 +60,7 @@ export async function supervised(
   const clearProgress = () => progress?.clear()
   try {
     return await work({
-      runner: runners.of(CURRENT_HOST),
+      runner,
       runners,
       signal: interruption.signal,
       interrupted: () => interruption.exitCode(),
@@ -80,7 +77,7 @@ export async function supervised(
   } finally {
     heartbeat?.stop()
     progress?.clear()
-    await runners.close()
+    await close()
     interruption.dispose()
   }
 }

@@ -1,7 +1,7 @@
 import { reportersFor } from '../report/reporters/index.ts'
 import { sweep } from '../sweep/sweep.ts'
 import { styleFor } from './colour.ts'
-import { NODE22_VARIABLE, node22InstallCommand } from '../hosts/host.ts'
+import { NODE22_VARIABLE, node22InstallCommand } from '../sweep/settings.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
 import { OPTIONS, readExplore, readFilter, readGoldens, readHosts, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
