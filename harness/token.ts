@@ -6,6 +6,7 @@ import { DEFAULT_TARGET, isTargetName, targetNames } from './targets/registry.ts
 import type { TargetName } from './targets/types.ts'
 import { HostError, parseHost } from './hosts/host.ts'
 import type { Scenario } from './scenario/types.ts'
+import { InputError } from './scenario/errors.ts'
 
 export { DEFAULT_TARGET, targetNames, type TargetName }
 
@@ -39,10 +40,11 @@ export const SCENARIO_NAME_PATTERN = /^[a-z0-9-]+$/
 const FORM = '<scenario>@<variant>[+<target>][~<host>]:<op>,<op>,… (e.g. ci-flake@canonical:tool-todo,tool-subagent)'
 
 /** Raised for a token that cannot be read; the message says what is wrong and shows the expected form. */
-export class TokenError extends Error {
+export class TokenError extends InputError {
+  override readonly name: string = 'TokenError'
+
   constructor(problem: string) {
-    super(`invalid replay token: ${problem}; expected ${FORM}`)
-    this.name = 'TokenError'
+    super([`invalid replay token: ${problem}; expected ${FORM}`])
   }
 }
 

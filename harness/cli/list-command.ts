@@ -1,10 +1,4 @@
-import { spaceSize } from '../space/space.ts'
-import { sameSpace } from '../space/discovered.ts'
-import { discoverSpace } from '../explore/explore.ts'
-import { spaceOfScenario } from '../explore/declared-space.ts'
-import { runnersFor } from '../runners/by-host.ts'
-import { hostsOf } from '../sweep/sweep.ts'
-import { onHost } from '../scenario/overrides.ts'
+import { scenarioSpaces } from '../sweep/list.ts'
 import type { Command } from './command.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { alignedTable } from './table.ts'
@@ -28,21 +22,12 @@ export const listCommand: Command = {
     maxOperands: Infinity,
   },
   async run(args, cli) {
-    const scenarios = await scenariosFrom(args.operands)
-    const runners = runnersFor({ workers: 1 })
-    const rows: string[][] = []
-    const discovered: string[] = []
-    for (const scenario of scenarios) {
-      const declared = spaceOfScenario(scenario)
-      // Discovered on the host a sweep runs the scenario on by default (Node 22 for dsh, when installed).
-      const host = hostsOf(scenario, { runners })[0]!
-      const space = await discoverSpace(onHost(scenario, host), runners.of(host))
-      rows.push([scenario.name, String(scenario.plugins.length), spaceSize(space).toString(), scenario.variant, scenario.target, scenario.file])
-      if (sameSpace(space, declared)) continue
-      discovered.push(`${scenario.name} (declared: ${spaceSize(declared)} interleavings; discovered by running it):`)
-      for (const chain of space.chains) discovered.push(`  ${chain.ops.join(' → ')}`)
-    }
-    await runners.close()
+    const spaces = await scenarioSpaces(await scenariosFrom(args.operands))
+    const rows = spaces.map(({ scenario, size }) => [scenario.name, String(scenario.plugins.length), size.toString(), scenario.variant, scenario.target, scenario.file])
+    const discovered = spaces.flatMap(({ scenario, discovered }) => discovered === undefined ? [] : [
+      `${scenario.name} (declared: ${discovered.declaredSize} interleavings; discovered by running it):`,
+      ...discovered.chains.map(ops => `  ${ops.join(' → ')}`),
+    ])
     cli.stdout.write(alignedTable([['SCENARIO', 'PLUGINS', 'SPACE', 'VARIANT', 'TARGET', 'FILE'], ...rows], ['left', 'right', 'right']))
     if (discovered.length > 0) cli.stdout.write(`\n${discovered.join('\n')}\n`)
     return EXIT.ok

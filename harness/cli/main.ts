@@ -1,5 +1,4 @@
-import { ScenarioErrors } from '../scenario/errors.ts'
-import { TokenError } from '../token.ts'
+import { InputError, ScenarioErrors } from '../scenario/errors.ts'
 import { VERSION } from '../package/version.ts'
 import { didYouMean } from '../spelling/did-you-mean.ts'
 import { parseArgs } from './args.ts'
@@ -14,7 +13,7 @@ import { snapshotsCommand } from './snapshots-command.ts'
 import { sweepCommand } from './sweep-command.ts'
 import { testModeCommand } from './test-command.ts'
 import { watchCommand } from './watch-command.ts'
-import { EXIT, InputError, UsageError } from './usage-error.ts'
+import { EXIT, UsageError } from './usage-error.ts'
 
 /** Every command, in the order `loadrace --help` lists them. */
 export const COMMANDS: readonly Command[] = [sweepCommand, testModeCommand, watchCommand, replayCommand, mergeCommand, listCommand, snapshotsCommand, matrixCommand, diffTargetsCommand]
@@ -39,7 +38,7 @@ function reportError(error: unknown, command: string, cli: Cli): number {
     cli.stderr.write(error.lines.map(line => `${prefix}${line}\n`).join(''))
     return EXIT.usage
   }
-  if (error instanceof UsageError || error instanceof TokenError) {
+  if (error instanceof UsageError) {
     cli.stderr.write(`${prefix}${error.message}\n`)
     return EXIT.usage
   }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { PACKAGE_ROOT } from '../package/files.ts'
-import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
+import { VARIANT_NAMES, type VariantName } from '../sweep/settings.ts'
 import { parseChoiceList } from '../report/choice-list.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import { runMatrix } from '../matrix/run.ts'

@@ -1,23 +1,17 @@
 import { availableParallelism } from 'node:os'
-import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
-import type { GoldenPolicy } from '../goldens/golden.ts'
 import { parseFormats, REPORT_FORMATS, type ReportFormat } from '../report/write.ts'
-import { APPLICATION_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../runtime/interleaving.ts'
+import { STDOUT_REPORTERS, type StdoutReporter } from '../report/reporters/index.ts'
 import { TIMEOUT_RANGE, type TargetName } from '../scenario/types.ts'
-import { targetNames } from '../targets/registry.ts'
-import { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
-import { parseShard, type Shard } from '../explore/shard.ts'
+import {
+  APPLICATION_TIMEOUT_MS, checkDistinctRuntimes, DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, DEFAULT_TIMEOUT_MS, type GoldenPolicy, HOST_FORMS,
+  type Host, nodeBinaryOf, parseHost, parseHosts, parseShard, type Shard, STRATEGY_NAMES, type StrategyName, targetNames, VARIANT_NAMES, type VariantName,
+} from '../sweep/settings.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
 import type { Output } from './command.ts'
 import { isCi, type Env } from './environment.ts'
-import { checkDistinctRuntimes, HOST_FORMS, nodeBinaryOf, parseHost, parseHosts, type Host } from '../hosts/host.ts'
 import { UsageError } from './usage-error.ts'
 import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
-
-/** What stdout gets: the scenario lines and summary, or report.json. */
-export const REPORTERS = ['default', 'json'] as const
-export type Reporter = typeof REPORTERS[number]
 
 /** The options of the `loadrace` commands, each defined once and shared by the commands that take it. */
 export const OPTIONS = {
@@ -58,7 +52,7 @@ export const OPTIONS = {
     name: 'show-output',
     help: 'print what the system under test printed (stdout, stderr, console) under every scenario, not only under a failed one; report.json always has it',
   },
-  reporter: { name: 'reporter', value: 'NAME', default: 'default', help: `what stdout gets: ${REPORTERS.join('|')} (json: report.json, and the scenario lines go to stderr)` },
+  reporter: { name: 'reporter', value: 'NAME', default: 'default', help: `what stdout gets: ${STDOUT_REPORTERS.join('|')} (json: report.json, and the scenario lines go to stderr)` },
   json: { name: 'json', help: 'print one JSON object {token, hash, schedule, projection, output} instead (output: what the system printed, when it printed anything)' },
   scenarios: { name: 'scenarios', value: 'PATH', default: 'scenarios/', repeatable: true, help: 'scenario file or folder to search for the scenario (repeatable)' },
 } as const satisfies Record<string, OptionSpec>
@@ -143,8 +137,8 @@ export function readFilter(args: ParsedArgs): RegExp | undefined {
 }
 
 /** `--reporter`, or `default`. */
-export function readReporter(args: ParsedArgs): Reporter {
-  return optional(args, OPTIONS.reporter, text => oneOf('reporter', text, REPORTERS)) ?? 'default'
+export function readReporter(args: ParsedArgs): StdoutReporter {
+  return optional(args, OPTIONS.reporter, text => oneOf('reporter', text, STDOUT_REPORTERS)) ?? 'default'
 }
 
 /** `--timeout`, when given (otherwise each scenario's own timeout applies). */

@@ -1,72 +1,17 @@
-import { firstDifference } from '../oracle/compare.ts'
-import { unifiedDiff } from '../oracle/diff.ts'
-import { type Projection, parseProjection } from '../projection/projection.ts'
-import type { Scenario } from '../scenario/types.ts'
-import { runnersFor, type Runners } from '../runners/by-host.ts'
-import { onHost, withOverrides } from '../scenario/overrides.ts'
-import { CURRENT_HOST, parseHost, type Host } from '../hosts/host.ts'
-import { parseToken, type ReplayToken } from '../token.ts'
+import { printedHeading, printedLines } from '../report/present.ts'
+import { compareReplays, parseTokens, prettyProjection, replay, type Replayed } from '../sweep/replay.ts'
 import type { Command } from './command.ts'
 import { OPTIONS, readHosts, readTimeout } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
-import { checkReplayable } from './token-check.ts'
-import { EXIT, InputError, UsageError } from './usage-error.ts'
-import type { SystemOutput } from '../runtime/output-capture.ts'
-import { printedHeading, printedLines } from '../report/present.ts'
-
-/** One replayed token: what `--json` prints for it. */
-interface Replayed {
-  token: string
-  hash: string
-  schedule: string[]
-  projection: Projection
-  /** What the system printed (never printed raw: on stderr, under a heading, or in the JSON); absent when nothing. */
-  output?: SystemOutput
-}
-
-/** A token read and checked against its scenario, ready to run. */
-interface Resolved {
-  text: string
-  token: ReplayToken
-  scenario: Scenario
-  /** Where it replays. */
-  host: Host
-}
-
-/** The host a token replays on: `--host` when given, else the host the token names, else this process. */
-function hostFor(token: ReplayToken, given: Host | undefined): Host {
-  return given ?? (token.host === undefined ? CURRENT_HOST : parseHost(token.host))
-}
-
-/** Reads a token, finds its scenario among `scenarios` and checks its order on its host; throws when either is wrong. */
-async function resolveToken(text: string, scenarios: readonly Scenario[], runners: Runners, given: Host | undefined): Promise<Resolved> {
-  const token = parseToken(text)
-  const scenario = scenarios.find(candidate => candidate.name === token.scenario)
-  if (!scenario) {
-    throw new InputError([`no scenario named "${token.scenario}" (known: ${scenarios.map(candidate => candidate.name).join(', ')})`])
-  }
-  const host = hostFor(token, given)
-  await checkReplayable(onHost(withOverrides(scenario, token), host), token.schedule, runners.of(host))
-  return { text: text.trim(), token, scenario, host }
-}
-
-/** Runs the one interleaving a resolved token names, on its host (in this process for this very process's host). */
-async function replay({ text, token, scenario, host }: Resolved, runners: Runners): Promise<Replayed> {
-  const record = await runners.of(host).runOne(onHost(withOverrides(scenario, token), host), token.schedule)
-  return { token: text, hash: record.hash, schedule: record.schedule, projection: parseProjection(record.json), ...record.systemOutput === undefined ? {} : { output: record.systemOutput } }
-}
-
-function pretty(projection: Projection): string {
-  return `${JSON.stringify(projection, null, 2)}\n`
-}
+import { EXIT, UsageError } from './usage-error.ts'
 
 /** The text comparing two replays: both hashes, where they first differ, and the diff of their projections. */
 function comparison(a: Replayed, b: Replayed): string {
   const lines = [`A: ${a.token}`, `   hash ${a.hash}`, `B: ${b.token}`, `   hash ${b.hash}`, '']
-  const difference = firstDifference(a.projection, b.projection)
+  const { difference, diff } = compareReplays(a, b)
   if (difference === undefined) return `${[...lines, 'identical projections: the two interleavings give the same bytes'].join('\n')}\n`
   lines.push(`the projections differ, first in the ${difference.part} (${difference.kind}):`, '')
-  return `${lines.join('\n')}\n${unifiedDiff('A', 'B', pretty(a.projection), pretty(b.projection))}`
+  return `${lines.join('\n')}\n${diff}`
 }
 
 /** `loadrace replay TOKEN [TOKEN]`: reruns interleavings in this process and prints a projection and its hash, or how two differ. */
@@ -97,24 +42,16 @@ export const replayCommand: Command = {
   async run(args, cli) {
     const texts = args.operands
     if (texts.length === 0) throw new UsageError('missing TOKEN (see loadrace replay --help)')
-    texts.forEach(text => parseToken(text))
+    parseTokens(texts)
     const timeoutMs = readTimeout(args)
     const given = readHosts(args)
     if (given !== undefined && given.length > 1) throw new UsageError('--hosts: replay runs on one host; give --host HOST')
     const scenarios = await scenariosFrom(args.values.get(OPTIONS.scenarios.name) ?? [])
-    const runners = runnersFor({ workers: 1, timeoutMs })
-    const replayed: Replayed[] = []
-    try {
-      const resolved: Resolved[] = []
-      for (const text of texts) resolved.push(await resolveToken(text, scenarios, runners, given?.[0]))
-      for (const entry of resolved) replayed.push(await replay(entry, runners))
-    } finally {
-      await runners.close()
-    }
+    const replayed = await replay(texts, { scenarios, host: given?.[0], timeoutMs })
     const json = args.flags.has(OPTIONS.json.name)
     const [a, b] = replayed as [Replayed, Replayed | undefined]
     if (b === undefined) {
-      cli.stdout.write(json ? `${JSON.stringify(a)}\n` : `${pretty(a.projection)}hash: ${a.hash}\n`)
+      cli.stdout.write(json ? `${JSON.stringify(a)}\n` : `${prettyProjection(a.projection)}hash: ${a.hash}\n`)
       if (!json && a.output !== undefined) {
         const printed = { interleavings: [a.token], chunks: a.output.chunks, omitted: a.output.omitted }
         cli.stderr.write([printedHeading(printed), ...printedLines(printed).map(line => `  ${line}`)].map(line => `${line}\n`).join(''))
@@ -123,7 +60,7 @@ export const replayCommand: Command = {
     }
     const identical = a.hash === b.hash
     if (json) {
-      cli.stdout.write(`${JSON.stringify({ a, b, identical, diff: identical ? '' : unifiedDiff('A', 'B', pretty(a.projection), pretty(b.projection)) })}\n`)
+      cli.stdout.write(`${JSON.stringify({ a, b, identical, diff: identical ? '' : compareReplays(a, b).diff })}\n`)
     } else {
       cli.stdout.write(comparison(a, b))
     }

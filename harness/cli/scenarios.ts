@@ -1,6 +1,6 @@
 import { loadScenarios } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/types.ts'
-import { InputError } from './usage-error.ts'
+import { InputError } from '../scenario/errors.ts'
 
 /** Where scenarios are looked for when no path is given. */
 export const DEFAULT_SCENARIO_PATHS: readonly string[] = ['scenarios/']

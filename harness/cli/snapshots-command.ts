@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
-import { stringify } from 'yaml'
-import type { SnapshotTableEntry, SnapshotTarget } from '../targets/definition.ts'
-import { snapshotTarget } from '../targets/registry.ts'
+import { relative } from 'node:path'
+import { InputError } from '../scenario/errors.ts'
+import { snapshotScenarios } from '../scenario/snapshot-scenarios.ts'
 import type { ParsedArgs } from './args.ts'
 import type { Cli, Command } from './command.ts'
 import { nonEmpty, wholeNumber } from './values.ts'
-import { EXIT, InputError } from './usage-error.ts'
+import { EXIT } from './usage-error.ts'
 
 /** The interleavings each written scenario runs at most: a cover(3) plan of an app's ~30 entries fits, and a sweep stays short. */
 const DEFAULT_BUDGET = 24
@@ -22,46 +21,6 @@ const OPTIONS = {
 
 function valueOf(args: ParsedArgs, name: string): string | undefined {
   return args.values.get(name)?.at(-1)
-}
-
-/** A path of a scenario file's key, relative to the scenario's folder, POSIX separators. */
-function relativeTo(folder: string, path: string): string {
-  const rel = relative(folder, path).split(sep).join('/')
-  return rel.startsWith('.') ? rel : `./${rel}`
-}
-
-/** The `tests/` folder a snapshot folder sits in (`…/tests/snapshots/NAME`). */
-function testsFolderOf(snapshot: string): string {
-  return dirname(dirname(snapshot))
-}
-
-interface Planned {
-  snapshot: string
-  file: string
-  text: string
-}
-
-/** The scenario file of one snapshot, or why there is none. */
-function planOne(target: SnapshotTarget, snapshot: string, entry: SnapshotTableEntry | undefined, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
-  const name = basename(snapshot)
-  const problem = target.snapshots.problem(snapshot)
-  if (problem !== undefined) return { skipped: name, reason: problem.split(snapshot).join(relative(process.cwd(), snapshot) || '.') }
-  const live = entry?.config ?? options.config ?? join(dirname(testsFolderOf(snapshot)), 'cordis.yml')
-  const replay = target.snapshots.replayConfigOf(live)
-  if (!existsSync(replay)) return { skipped: name, reason: `its configuration ${live} has no replay configuration beside it (${basename(replay)})` }
-  const scenario = {
-    name,
-    description: `${target.name} snapshot ${name}, booted from ${basename(replay)} as ${target.name}'s snapshot harness boots it`,
-    target: target.name,
-    app: 'entries',
-    entries: relativeTo(options.out, replay),
-    snapshot: relativeTo(options.out, snapshot),
-    ...entry !== undefined && Object.keys(entry.env).length > 0 ? { env: entry.env } : {},
-    budget: options.budget,
-    expect: { outcome: 'completed', snapshot: 'holds' },
-  }
-  const header = `# Written by \`loadrace snapshots\` from ${relativeTo(options.out, snapshot)}: sweep it with\n# \`loadrace sweep ${basename(options.out)}/${name}.yml\`. A snapshot that pins one load order fails here\n# until the race is fixed (or is expected with \`snapshot: pins-one\`).\n`
-  return { snapshot, file: join(options.out, `${name}.yml`), text: `${header}${stringify(scenario, { lineWidth: 0 })}` }
 }
 
 /** `loadrace snapshots`: scenario files for dsh snapshot folders, so a dsh developer sweeps the suite without writing YAML. */
@@ -83,30 +42,21 @@ export const snapshotsCommand: Command = {
     maxOperands: Infinity,
   },
   async run(args, cli: Cli) {
-    if (args.operands.length === 0) throw new InputError(['name a snapshot folder (tests/snapshots/NAME) or a folder of them (tests/snapshots)'])
-    const target = snapshotTarget()
-    const snapshots = args.operands.flatMap(folder => target.snapshots.foldersIn(folder))
-    if (snapshots.length === 0) throw new InputError(args.operands.map(folder => `${folder}: no snapshot folder here (a folder holding input.json, or a folder of them)`))
-    const first = testsFolderOf(snapshots[0]!)
-    const out = resolve(valueOf(args, 'out') === undefined ? join(dirname(first), 'loadrace') : nonEmpty('out', valueOf(args, 'out')!))
-    const tableFile = valueOf(args, 'table') ?? join(first, target.snapshots.tableFile)
-    if (valueOf(args, 'table') !== undefined && !existsSync(tableFile)) throw new InputError([`--table ${tableFile}: no such file`])
-    const table = existsSync(tableFile) ? target.snapshots.readTable(tableFile) : new Map<string, SnapshotTableEntry>()
+    const out = valueOf(args, 'out')
+    const table = valueOf(args, 'table')
     const config = valueOf(args, 'config')
-    if (config !== undefined && !existsSync(config)) throw new InputError([`--config ${config}: no such file`])
     const budget = valueOf(args, 'budget') === undefined ? DEFAULT_BUDGET : wholeNumber('budget', valueOf(args, 'budget')!, 1)
-    const planned: Planned[] = []
-    const skipped: string[] = []
-    for (const snapshot of snapshots) {
-      const plan = planOne(target, snapshot, table.get(basename(snapshot)), { out, ...config === undefined ? {} : { config: resolve(config) }, budget })
-      if ('skipped' in plan) skipped.push(`${plan.skipped}: ${plan.reason}`)
-      else planned.push(plan)
-    }
+    const { out: folder, planned, skipped } = snapshotScenarios(args.operands, {
+      ...out === undefined ? {} : { out: nonEmpty('out', out) },
+      ...table === undefined ? {} : { table },
+      ...config === undefined ? {} : { config },
+      budget,
+    })
     const existing = planned.filter(plan => existsSync(plan.file))
     if (existing.length > 0 && !args.flags.has('force')) {
       throw new InputError(existing.map(plan => `${relative(process.cwd(), plan.file)} exists (give --force to overwrite it)`))
     }
-    await mkdir(out, { recursive: true })
+    await mkdir(folder, { recursive: true })
     for (const plan of planned) {
       await writeFile(`${plan.file}.tmp`, plan.text)
       await rename(`${plan.file}.tmp`, plan.file)
@@ -114,7 +64,7 @@ export const snapshotsCommand: Command = {
     }
     for (const line of skipped) cli.stdout.write(`skipped ${line}\n`)
     cli.stdout.write(`${planned.length} scenario file${planned.length === 1 ? '' : 's'} written, ${skipped.length} snapshot${skipped.length === 1 ? '' : 's'} skipped\n`)
-    if (planned.length > 0) cli.stdout.write(`sweep them: loadrace sweep ${relative(process.cwd(), out) || '.'}\n`)
+    if (planned.length > 0) cli.stdout.write(`sweep them: loadrace sweep ${relative(process.cwd(), folder) || '.'}\n`)
     return planned.length > 0 ? EXIT.ok : EXIT.failed
   },
 }

@@ -1,19 +1,17 @@
-import { CURRENT_HOST } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/types.ts'
-import type { Runner } from '../runners/runner.ts'
-import { runnersFor, type Runners } from '../runners/by-host.ts'
+import { sweepRunners, type SweepRunners } from '../sweep/runners.ts'
 import type { Cli } from './command.ts'
 import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
-import type { RunSettings } from '../runners/runner.ts'
+import type { Reporter } from '../report/reporter.ts'
 
 /** What an exploring command's work gets from `supervised`. */
 export interface Supervision {
   /** The runner on this process's own host: in process for one worker, a pool of worker processes for more. */
-  runner: Runner
+  runner: SweepRunners['runner']
   /** The runner of each host (other hosts run child processes on their Node and environment). */
-  runners: Runners
+  runners: SweepRunners['runners']
   /** Aborts at the first SIGINT/SIGTERM: stop exploring, and report what was done so far. */
   signal: AbortSignal
   /** The exit code of the signal that interrupted the work (130 or 143), if one did. */
@@ -24,12 +22,14 @@ export interface Supervision {
    * everywhere else.
    */
   onProgress(label: (scenario: Scenario) => string): (scenario: Scenario, explored: number, planned: number) => void
-  /** Tells the heartbeat how many units (scenarios, cells) the work has. */
-  setTotal(units: number): void
-  /** Tells the heartbeat that the unit `label` starts (before its first interleaving reports progress). */
-  starting(label: string): void
   /** Clears the progress line before the command prints anything. */
   clearProgress(): void
+  /**
+   * The same as a reporter, first in a sweep's list: it counts the scenarios,
+   * draws each one's progress under `label(scenario)`, and clears the line
+   * before any other reporter prints.
+   */
+  progressReporter(label: (scenario: Scenario) => string): Reporter
 }
 
 /**
@@ -41,7 +41,7 @@ export interface Supervision {
  */
 export async function supervised(
   cli: Cli,
-  settings: { workers: number } & RunSettings,
+  settings: Parameters<typeof sweepRunners>[0],
   work: (supervision: Supervision) => Promise<number>,
 ): Promise<number> {
   const progress: Progress | undefined = progressLine(cli.stderr, cli.env)
@@ -52,25 +52,32 @@ export async function supervised(
     progress?.clear()
     cli.stderr.write(`loadrace: ${name}: stopping; writing what was done so far (a second signal exits at once)\n`)
   })
-  const runners = runnersFor(settings)
+  const { runner, runners, close } = sweepRunners(settings)
+  const onProgress = (label: (scenario: Scenario) => string) => (scenario: Scenario, explored: number, planned: number) => {
+    progress?.update(label(scenario), explored, planned)
+    heartbeat?.update(label(scenario), explored, planned)
+  }
+  const clearProgress = () => progress?.clear()
   try {
     return await work({
-      runner: runners.of(CURRENT_HOST),
+      runner,
       runners,
       signal: interruption.signal,
       interrupted: () => interruption.exitCode(),
-      onProgress: label => (scenario, explored, planned) => {
-        progress?.update(label(scenario), explored, planned)
-        heartbeat?.update(label(scenario), explored, planned)
-      },
-      setTotal: (count) => { units = count },
-      starting: label => heartbeat?.update(label, 0, 0),
-      clearProgress: () => progress?.clear(),
+      onProgress,
+      clearProgress,
+      progressReporter: label => ({
+        onStart: (names) => { units = names.length },
+        onScenarioStart: scenario => heartbeat?.update(label(scenario), 0, 0),
+        onProgress: onProgress(label),
+        onScenarioJudged: clearProgress,
+        onEnd: clearProgress,
+      }),
     })
   } finally {
     heartbeat?.stop()
     progress?.clear()
-    await runners.close()
+    await close()
     interruption.dispose()
   }
 }

@@ -1,16 +1,11 @@
-import { renderJson } from '../report/json.ts'
-import { resultOf } from '../report/present.ts'
-import { scenarioBlock } from '../report/terminal.ts'
-import { writeReport } from '../report/write.ts'
+import { reportersFor } from '../report/reporters/index.ts'
 import { sweep } from '../sweep/sweep.ts'
-import { githubAnnotation, onGithubActions } from './annotations.ts'
 import { styleFor } from './colour.ts'
-import { NODE22_VARIABLE, node22InstallCommand } from '../hosts/host.ts'
+import { NODE22_VARIABLE, node22InstallCommand } from '../sweep/settings.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
 import { OPTIONS, readExplore, readFilter, readGoldens, readHosts, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
 import { matching, scenariosFrom } from './scenarios.ts'
-import { nameWidth, sweepFooter } from './summary.ts'
 import { supervised } from './supervised-run.ts'
 
 /** `loadrace sweep`: explore, judge, write the report, summarise. */
@@ -64,18 +59,16 @@ export const sweepCommand: Command = {
     const bail = args.flags.has(OPTIONS.bail.name)
     const showOutput = args.flags.has(OPTIONS.showOutput.name)
     // With --reporter json stdout carries report.json alone; the lines people read go to stderr.
-    const human = reporter === 'json' ? cli.stderr : cli.stdout
-    const style = styleFor(human, cli.env)
-    const annotate = onGithubActions(cli.env)
+    const style = styleFor(reporter === 'json' ? cli.stderr : cli.stdout, cli.env)
     const keepWorkdirs = args.flags.has(OPTIONS.keepWorkdirs.name)
-    return supervised(cli, { workers, timeoutMs, keepWorkdirs }, async ({ runner, runners, signal, interrupted, onProgress, setTotal, starting, clearProgress }) => {
+    return supervised(cli, { workers, timeoutMs, keepWorkdirs }, async ({ runner, runners, signal, interrupted, progressReporter }) => {
       const scenarios = matching(await scenariosFrom(args.operands), filter)
       // Interrupted before anything ran: nothing to report.
       if (signal.aborted) return interrupted()!
-      setTotal(scenarios.length)
-      const width = nameWidth(scenarios.map(scenario => scenario.name))
-      const failed = new AbortController()
-      let judged = 0
+      const reporters = [
+        progressReporter(scenario => scenario.name),
+        ...reportersFor({ ...cli, style, reporter, showOutput, dir: output.dir, formats: output.formats }),
+      ]
       const report = await sweep(scenarios, {
         ...explore,
         runner,
@@ -83,24 +76,10 @@ export const sweepCommand: Command = {
         ...hosts === undefined ? {} : { hosts },
         workers,
         goldens,
-        signal: bail ? AbortSignal.any([signal, failed.signal]) : signal,
-        onScenario: scenario => starting(scenario.name),
-        onProgress: onProgress(scenario => scenario.name),
-        onJudged: (entry) => {
-          judged++
-          clearProgress()
-          human.write(scenarioBlock(entry, width, style, { showOutput }).map(line => `${line}\n`).join(''))
-          if (resultOf(entry) !== 'failed') return
-          if (annotate) human.write(githubAnnotation(entry))
-          // After the last scenario there is nothing left to skip: the sweep is complete.
-          if (judged < scenarios.length) failed.abort()
-        },
+        signal,
+        bail,
+        reporters,
       })
-      clearProgress()
-      const written = await writeReport(output.dir, report, output.formats)
-      const stopped = bail && failed.signal.aborted && !signal.aborted ? 'bail' : 'interrupted'
-      human.write(`${report.scenarios.length > 0 ? '\n' : ''}${sweepFooter(report, written, style, stopped)}`)
-      if (reporter === 'json') cli.stdout.write(renderJson(report))
       return interrupted() ?? reportExitCode(report, cli.stderr)
     })
   },

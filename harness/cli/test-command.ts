@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { parseShard, formatShard } from '../explore/shard.ts'
-import { STRATEGY_NAMES } from '../strategies/index.ts'
+import { formatShard, parseShard, STRATEGY_NAMES } from '../sweep/settings.ts'
 import { testCommand } from '../suite/command-line.ts'
 import { findingLines, suiteReport, suiteSummary, writeSuiteReport } from '../suite/report.ts'
 import { testKey } from '../suite/results.ts'

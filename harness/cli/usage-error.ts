@@ -20,14 +20,3 @@ export const EXIT = {
 export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
-
-/** Bad input found after parsing (a shard set that does not fit, an unknown scenario): one or more lines for stderr. */
-export class InputError extends Error {
-  override readonly name = 'InputError'
-  readonly lines: readonly string[]
-
-  constructor(lines: readonly string[]) {
-    super(lines.join('\n'))
-    this.lines = lines
-  }
-}

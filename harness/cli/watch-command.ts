@@ -2,12 +2,12 @@ import { watch, type FSWatcher } from 'node:fs'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve, sep } from 'node:path'
-import { shownPath } from '../goldens/location.ts'
 import { resultOf, verdictText } from '../report/present.ts'
 import type { Style } from '../report/style.ts'
 import { scenarioBlock } from '../report/terminal.ts'
-import type { ScenarioReport } from '../judge/scenario-report.ts'
+import type { Report } from '../report/types.ts'
 import { findScenarioFiles, isScenarioFileName } from '../scenario/discover.ts'
+import { shownPath } from '../scenario/shown-path.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
 import { sweepInChild } from './child-sweep.ts'
 import { styleFor } from './colour.ts'
@@ -15,9 +15,12 @@ import type { Cli, Command } from './command.ts'
 import { watchInterruptions } from './interrupt.ts'
 import { OPTIONS, readExplore, readTimeout, readWorkers } from './options.ts'
 import { DEFAULT_SCENARIO_PATHS } from './scenarios.ts'
-import { nameWidth } from './summary.ts'
-import { InputError } from './usage-error.ts'
+import { nameWidth } from '../report/summary.ts'
+import { InputError } from '../scenario/errors.ts'
 import { isEditorTemporary, moduleFilesOf } from './watched-files.ts'
+
+/** One scenario's entry of a report. */
+type ScenarioReport = Report['scenarios'][number]
 
 /** The sweep options `watch` passes on to each sweep. */
 const FORWARDED: readonly OptionSpec[] = [

@@ -12,7 +12,7 @@ import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.
 export const COMPARED_TARGETS: [TargetName, TargetName] = comparedTargets()
 
 /** How both sides are swept: the same strategy, seed and budget; each scenario keeps its own variant. */
-export interface TargetDiffOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard' | 'goldens' | 'onScenario'> {
+export interface TargetDiffOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard' | 'goldens'> {
   /** Called after each scenario with its comparison, or the pairs it was skipped for. */
   onCompared?: (scenario: Scenario, result: ScenarioComparison | SkippedPair[]) => void
 }

@@ -31,6 +31,33 @@ function checkedStrength(claim: Guarantee): number | undefined {
   return claim.kind === 't-way' ? claim.strength : undefined
 }
 
+/** A strategy's plan over a space (see `planFor`). */
+type Plan = ReturnType<typeof planFor>['plan']
+
+/** The log of a plan's runs over `space`: it checks the t-orders the claim of the whole plan (`planned` interleavings) needs. */
+export function explorationLog(space: Space, plan: Plan, planned: number): ExplorationLog {
+  const strength = checkedStrength(plan.guarantee(planned, true))
+  return new ExplorationLog(space, strength === undefined ? undefined : RealisedOrders.of(space, strength))
+}
+
+/**
+ * What an exploration says of its space, plan and log once `ran` of the
+ * plan's interleavings ran: the space's size, the distinct orders realised,
+ * the guarantee that holds for them, the coverage and the deviations.
+ */
+export function explorationOf(space: Space, plan: Plan, log: ExplorationLog, ran: number, finished: boolean): Pick<Exploration, 'space' | 'size' | 'ran' | 'explored' | 'guarantee' | 'coverage' | 'deviations' | 'finished'> {
+  return {
+    space,
+    size: spaceSize(space),
+    ran,
+    explored: log.distinct(),
+    guarantee: honestGuarantee(plan.guarantee(ran, finished), log.deviations, log.realised),
+    coverage: log.coverage(),
+    deviations: log.deviations,
+    finished,
+  }
+}
+
 /**
  * Discovers the scenario's space, runs the planned interleavings (this
  * shard's part of them) and groups them by output as they complete: one
@@ -47,9 +74,7 @@ export async function explore(scenario: Scenario, runner: Runner, options: Explo
   const positions: number[] = []
   schedules.forEach((_, position) => { if (inShard(position, options.shard)) positions.push(position) })
   const planned = positions.map(position => schedules[position]!)
-  const fullClaim = plan.guarantee(schedules.length, true)
-  const strength = checkedStrength(fullClaim)
-  const log = new ExplorationLog(space, strength === undefined ? undefined : RealisedOrders.of(space, strength))
+  const log = explorationLog(space, plan, schedules.length)
   const ran = new Uint8Array(planned.length)
   const byPosition = options.byPosition ? new Map<number, PositionResult>() : undefined
   let runtime = discovery?.runtime
@@ -67,19 +92,13 @@ export async function explore(scenario: Scenario, runner: Runner, options: Explo
   const finished = log.runs === planned.length
   const sharded = options.shard !== undefined && options.shard.count > 1
   return {
-    space,
-    size: spaceSize(space),
-    ran: log.runs,
-    explored: log.distinct(),
+    ...explorationOf(space, plan, log, log.runs, finished),
     ...sharded ? { orders: log.orderKeys() } : {},
     outputs,
     // How many explored interleavings, in exploration order, up to and including the first that differs from the first one.
     firstDivergenceAt: divergent === undefined ? null : countRanUpTo(ran, positions, divergent),
     // A shard alone proves nothing about the whole space; merging the shards restores the plan's guarantee.
-    guarantee: sharded ? { kind: 'sampled' } : honestGuarantee(plan.guarantee(log.runs, finished), log.deviations, log.realised),
-    coverage: log.coverage(),
-    deviations: log.deviations,
-    finished,
+    ...sharded ? { guarantee: { kind: 'sampled' as const } } : {},
     ...byPosition ? { byPosition } : {},
     ...runtime ? { runtime } : {},
   }

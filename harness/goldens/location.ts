@@ -17,7 +17,8 @@
  * golden once written is always found again where it is.
  */
 import { existsSync, statSync } from 'node:fs'
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { isWithin, shownPath } from '../scenario/shown-path.ts'
 
 /** The name of a goldens folder. */
 export const GOLDENS_FOLDER = 'goldens'
@@ -30,11 +31,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Whether `path` is `folder` or inside it (both absolute). */
-function isWithin(path: string, folder: string): boolean {
-  const rest = relative(folder, path)
-  return rest === '' || (!rest.startsWith(`..${sep}`) && rest !== '..' && !isAbsolute(rest))
-}
 
 /** The project root of a scenario folder (absolute), as the module comment defines it. */
 export function projectRootOf(folder: string, cwd = process.cwd()): string {
@@ -45,11 +41,6 @@ export function projectRootOf(folder: string, cwd = process.cwd()): string {
   return isWithin(folder, cwd) ? cwd : dirname(folder)
 }
 
-/** A path for people: relative to the working directory when inside it, else absolute. */
-export function shownPath(path: string, cwd = process.cwd()): string {
-  const absolute = resolve(cwd, path)
-  return isWithin(absolute, cwd) ? relative(cwd, absolute) || '.' : absolute
-}
 
 /**
  * The goldens folder of the scenario in `file` (a path as the user gave it);

@@ -12,7 +12,7 @@ import { requestAgreement, type RequestAgreement } from './requests.ts'
 import type { MatrixCell, MatrixReport } from './types.ts'
 
 /** How the matrix sweeps: the sweep's knobs, minus what the matrix decides itself (variant, target, sharding). */
-export interface MatrixOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard' | 'onScenario'> {
+export interface MatrixOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard'> {
   /** The rows; swept in `VARIANT_NAMES` order whatever order they are given in. */
   variants: readonly VariantName[]
   /** Called with each cell as soon as it is judged. */

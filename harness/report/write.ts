@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { appendFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, open, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseChoiceList } from './choice-list.ts'
 import { renderHtml } from './html.ts'
@@ -12,7 +12,7 @@ import type { Report } from './types.ts'
 export type ReportFormat = 'json' | 'md' | 'junit' | 'html'
 
 /** Each format's renderer and the file it is written to. */
-const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (report: Report) => string }>> = {
+export const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (report: Report) => string }>> = {
   json: { file: 'report.json', render: renderJson },
   md: { file: 'report.md', render: renderMarkdown },
   junit: { file: 'junit.xml', render: renderJunit },
@@ -31,11 +31,6 @@ export function parseFormats(text: string): ReportFormat[] {
   return parseChoiceList(text, REPORT_FORMATS, 'report format')
 }
 
-/** Where `writeReport` reads `GITHUB_STEP_SUMMARY` from; defaults to `process.env`. */
-export interface WriteReportOptions {
-  env?: Readonly<Record<string, string | undefined>>
-}
-
 /** A fresh name in `dir` for the temp file of `file` (hidden, unique per process and call). */
 function tempPath(dir: string, file: string): string {
   return join(dir, `.${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
@@ -50,12 +45,6 @@ async function writeFlushed(path: string, content: string): Promise<void> {
   } finally {
     await handle.close()
   }
-}
-
-/** Appends `markdown` to a job summary file, on a line of its own. */
-async function appendSummary(path: string, markdown: string): Promise<void> {
-  const size = await stat(path).then((info) => info.size, () => 0)
-  await appendFile(path, size > 0 ? `\n${markdown}` : markdown, 'utf8')
 }
 
 /** One file for `writeFilesAtomically`: its name inside the folder and its whole content. */
@@ -91,31 +80,6 @@ export async function writeFilesAtomically(dir: string, files: readonly FileCont
   } catch (error) {
     await Promise.all(pending.map((temp) => rm(temp, { force: true })))
     throw error
-  }
-  return written
-}
-
-/**
- * Writes the report to `dir` in each requested format (`report.json`,
- * `report.md`, `junit.xml`, `report.html`) and returns the paths written.
- *
- * Every format is rendered before anything is written, so a rendering error
- * writes nothing. The files are written with `writeFilesAtomically`. When
- * `GITHUB_STEP_SUMMARY` names a file and `md` is requested, the Markdown is
- * also appended there.
- */
-export async function writeReport(
-  dir: string,
-  report: Report,
-  formats: readonly ReportFormat[],
-  options: WriteReportOptions = {},
-): Promise<string[]> {
-  const rendered = [...new Set(formats)].map((format) => ({ format, ...FORMATS[format], content: FORMATS[format].render(report) }))
-  const written = await writeFilesAtomically(dir, rendered)
-  const summaryPath = (options.env ?? process.env).GITHUB_STEP_SUMMARY
-  const markdown = rendered.find((entry) => entry.format === 'md')
-  if (summaryPath !== undefined && summaryPath !== '' && markdown !== undefined) {
-    await appendSummary(summaryPath, markdown.content)
   }
   return written
 }

@@ -59,3 +59,17 @@ export class ScenarioErrors extends Error {
     return this.errors.map((error) => error.line)
   }
 }
+
+/**
+ * Bad input found after parsing (a shard set that does not fit, an unknown
+ * scenario, a token that does not replay): one or more lines for stderr.
+ */
+export class InputError extends Error {
+  override readonly name: string = 'InputError'
+  readonly lines: readonly string[]
+
+  constructor(lines: readonly string[]) {
+    super(lines.join('\n'))
+    this.lines = lines
+  }
+}

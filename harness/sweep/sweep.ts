@@ -1,22 +1,18 @@
 import type { Scenario } from '../scenario/types.ts'
-import type { HostDifference } from '../verdict/verdict.ts'
 import type { Report } from '../report/types.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
 import { targetNamed } from '../targets/registry.ts'
-import { type Projection, parseProjection } from '../projection/projection.ts'
-import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
+import type { GoldenPolicy } from '../goldens/golden.ts'
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import { enveloped } from '../report/envelope.ts'
+import { resultOf } from '../report/present.ts'
+import { endReport, type Reporter } from '../report/reporter.ts'
 import { explore } from '../explore/explore.ts'
-import { type Exploration, type ExploreOptions } from '../explore/exploration.ts'
-import { analyze } from '../judge/analyze.ts'
-import { judgeSnapshot, snapshotProblem } from '../judge/snapshot.ts'
-import type { Analysis } from '../verdict/verdict.ts'
-import { expectationProblems } from '../judge/expectation.ts'
-import { printedOutputs } from '../judge/system-output.ts'
+import type { ExploreOptions } from '../explore/exploration.ts'
+import { judge } from '../judge/judge.ts'
 import { RunCache } from '../runners/run-cache.ts'
 import type { Runner } from '../runners/runner.ts'
 import type { Runners } from '../runners/by-host.ts'
@@ -24,7 +20,7 @@ import type { HostRun } from '../judge/host-comparison.ts'
 import { CURRENT_HOST, isCurrentProcess, node22Binary, nodeBinaryOf, parseHost, type Host } from '../hosts/host.ts'
 import type { Space } from '../space/space.ts'
 import { onHost, withOverrides } from '../scenario/overrides.ts'
-import { emptyShardReport, internalErrorReport, scenarioReport, skippedReport } from '../judge/scenario-report.ts'
+import { emptyShardReport, internalErrorReport, skippedReport } from '../judge/scenario-report.ts'
 import { planFor } from '../explore/plan.ts'
 import { formatShard } from '../explore/shard.ts'
 
@@ -49,70 +45,15 @@ export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
   workers: number
   /** Golden policy; undefined: no golden checks. */
   goldens?: GoldenPolicy
-  onScenario?: (scenario: Scenario) => void
-  /** Called with each scenario's entry as soon as it is judged. */
-  onJudged?: (entry: ScenarioReport) => void
   onProgress?: (scenario: Scenario, explored: number, planned: number) => void
 }
 
-/** Said when a golden is not written because the scenario failed its expectation. */
-export const GOLDEN_WITHHELD = 'the scenario did not meet its expectation; fix it (or its expect: block), then sweep again to write the golden'
-
-/**
- * Compares the scenario's golden, or writes it: only when the scenario met
- * its expectation (`met`), so that a golden never pins the bytes of a failing
- * configuration.
- */
-async function goldenFor(scenario: Scenario, overridden: boolean, projection: Projection, policy: GoldenPolicy | undefined, met: boolean): Promise<GoldenCheck> {
-  if (!policy || !targetNamed(scenario.target).goldens) return { status: 'none' }
-  // Under an override the golden of the scenario's own policy is the reference point: compare, never write.
-  const compareOnly = overridden || policy.compareOnly === true
-  const check = await checkGolden(goldenOf(scenario.name, projection), scenario.file, compareOnly ? { ...policy, update: false, ci: true } : policy, met ? undefined : GOLDEN_WITHHELD)
-  return compareOnly && (check.status === 'missing' || check.status === 'withheld') ? { status: 'none' } : check
-}
-
-/** An interrupted exploration, judged without replays or minimisation. */
-function interruptedAnalysis(exploration: Exploration): Analysis {
-  return exploration.outputs.length > 1 ? { verdict: 'divergent', divergence: null } : { verdict: 'deterministic' }
-}
-
-/** What judging an exploration needs besides the exploration itself. */
-export interface JudgeOptions {
-  strategy: string
-  runner: Runner
-  goldens?: GoldenPolicy
-  /** The hosts the plan ran on, the first (`runner`'s) first; default this process's own. */
-  hosts?: readonly string[]
-  /** The same plan on the other hosts, to compare position by position; or the difference a shard of the sweep already found. */
-  otherHosts?: readonly HostRun[] | HostDifference
-  /** The exploration was cut short: report it without replays or minimisation. */
-  interrupted?: boolean
-  /** The exploration is one shard of a sweep: a race it does not hold is for the merge to find. */
-  shard?: boolean
-}
-
-/**
- * Judges an exploration (fresh, or merged from shards): verdict with replays
- * and minimisation, expectation problems, golden check, report entry.
- */
-export async function judge(original: Scenario, scenario: Scenario, exploration: Exploration, options: JudgeOptions, started = Date.now()): Promise<ScenarioReport> {
-  const interrupted = options.interrupted === true
-  const cache = new RunCache(options.runner, scenario)
-  const analysis = interrupted
-    ? interruptedAnalysis(exploration)
-    : await analyze(scenario, exploration, cache, options.otherHosts)
-  const snapshot = interrupted || analysis.verdict === 'error' ? undefined : await judgeSnapshot(scenario, exploration, cache)
-  const problems = expectationProblems(scenario, exploration, analysis, { shard: options.shard === true })
-  const snapshotFailure = snapshot && snapshotProblem(snapshot, { shard: options.shard === true })
-  if (snapshotFailure !== undefined) problems.push(snapshotFailure)
-  if (interrupted) problems.unshift('interrupted before the exploration finished')
-  const overridden = scenario.variant !== original.variant || scenario.target !== original.target
-  const golden = analysis.verdict === 'deterministic' && scenario.expect.deterministic && !interrupted
-    ? await goldenFor(scenario, overridden, parseProjection(exploration.outputs[0]!.json), options.goldens, problems.length === 0)
-    : { status: 'none' as const }
-  const hosts = [...options.hosts ?? [scenario.runsOn ?? CURRENT_HOST.name]]
-  const printed = printedOutputs(scenario, exploration, analysis, cache)
-  return scenarioReport({ scenario, hosts, strategy: options.strategy, exploration, analysis, problems, golden, ...snapshot ? { snapshot } : {}, printed, durationMs: Date.now() - started })
+/** How `sweep` runs its scenarios, besides how it sweeps each. */
+export interface SweepRunOptions extends SweepOptions {
+  /** Told as the sweep goes: its start, each scenario's progress and entry, why it stopped early, its end. */
+  reporters?: readonly Reporter[]
+  /** Stop after the first scenario that fails (the report says complete: false). */
+  bail?: boolean
 }
 
 /** The hosts a scenario runs on (see `SweepOptions.hosts`). */
@@ -208,33 +149,47 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportSettin
 }
 
 /**
- * Sweeps scenarios one after another and assembles the report. A scenario
- * whose exploring or judging throws gets verdict `error` with the message and
- * the sweep goes on. Stops early (and marks the report incomplete) when the
- * signal aborts.
+ * Sweeps scenarios one after another, telling `reporters` as it goes, and
+ * assembles the report; the reporters' files are written and their `onEnd`
+ * called before it resolves. A scenario whose exploring or judging throws
+ * gets verdict `error` with the message and the sweep goes on. Stops early
+ * (and marks the report incomplete) when the signal aborts, or under `bail`
+ * after a failed scenario that is not the last.
  */
-export async function sweep(scenarios: readonly Scenario[], options: SweepOptions): Promise<Report> {
+export async function sweep(scenarios: readonly Scenario[], options: SweepRunOptions): Promise<Report> {
   const started = Date.now()
+  const reporters = options.reporters ?? []
   const reports: ScenarioReport[] = []
+  const onProgress = (scenario: Scenario, explored: number, planned: number) => {
+    options.onProgress?.(scenario, explored, planned)
+    for (const reporter of reporters) reporter.onProgress?.(scenario, explored, planned)
+  }
+  let bailed = false
+  for (const reporter of reporters) reporter.onStart?.(scenarios.map(scenario => scenario.name))
   for (const scenario of scenarios) {
-    if (options.signal?.aborted) break
-    options.onScenario?.(scenario)
+    if (options.signal?.aborted || bailed) break
+    for (const reporter of reporters) reporter.onScenarioStart?.(scenario)
     const begun = Date.now()
     let entry: ScenarioReport
     try {
-      entry = await sweepScenario(scenario, options)
+      entry = await sweepScenario(scenario, { ...options, onProgress })
     } catch (error) {
       // One scenario's internal failure is its verdict, not the end of the sweep.
       entry = internalErrorReport(withOverrides(scenario, options), options.strategy, error, Date.now() - begun)
     }
     reports.push(entry)
-    options.onJudged?.(entry)
+    for (const reporter of reporters) reporter.onScenarioJudged?.(entry)
+    // After the last scenario there is nothing left to skip: the sweep is complete.
+    bailed = options.bail === true && resultOf(entry) === 'failed' && reports.length < scenarios.length
   }
-  const complete = !options.signal?.aborted && reports.length === scenarios.length
+  const interrupted = options.signal?.aborted === true
+  const complete = !interrupted && !bailed && reports.length === scenarios.length
   const report = assembleReport(reports, options, complete, Date.now() - started)
   if (options.goldens?.ci && complete && !options.shard) {
     const obsolete = await obsoleteGoldens(scenarios, options.goldens)
     if (obsolete.length > 0) report.obsoleteGoldens = obsolete
   }
+  if (interrupted || bailed) for (const reporter of reporters) reporter.onInterrupted?.(interrupted ? 'interrupted' : 'bail')
+  await endReport(reporters, report)
   return report
 }

@@ -102,11 +102,34 @@ describe('the house of docs/architecture.md', () => {
   })
 })
 
+/** The most rooms the command may import: it parses and prints, and the rooms that own the work do it. */
+const CLI_ROOMS_AT_MOST = 8
+
+/** The rooms other than its own that the files of `room` import, `import type` included, sorted. */
+function roomsImportedBy(room: string, all: readonly Edge[]): string[] {
+  const imported = all
+    .filter(({ from }) => roomOf(from, rooms) === room)
+    .map(({ to }) => roomOf(to, rooms))
+    .filter((to): to is string => to !== undefined && to !== room)
+  return [...new Set(imported)].sort()
+}
+
+describe('a thin command', () => {
+  it(`has harness/cli/ import at most ${CLI_ROOMS_AT_MOST} other rooms`, () => {
+    const imported = roomsImportedBy('harness/cli', edges())
+    expect(imported.length, `harness/cli imports ${imported.join(', ')}`).toBeLessThanOrEqual(CLI_ROOMS_AT_MOST)
+  })
+})
+
 describe('the checks themselves', () => {
   it('find an upward import, a circle and every import form', () => {
     expect(specifiersOf(`import type { A } from './a.ts'\nexport { b } from "../b.ts"\nimport './c.js'\nawait import('./d.ts')\nnew URL('./e.js', import.meta.url)\n`))
       .toEqual(['./a.ts', '../b.ts', './c.js', './d.ts', './e.js'])
     expect(circles([{ from: 'x', to: 'y' }, { from: 'y', to: 'x' }, { from: 'y', to: 'z' }])).toEqual([['x', 'y']])
     expect(layersOf('```text layers\nharness/cli   # the command\nharness/a harness/b\n```')).toEqual([['harness/cli'], ['harness/a', 'harness/b']])
+    expect(roomsImportedBy('harness/cli', [
+      { from: 'harness/cli/a.ts', to: 'harness/sweep/b.ts' }, { from: 'harness/cli/a.ts', to: 'harness/cli/c.ts' },
+      { from: 'harness/cli/c.ts', to: 'harness/token.ts' }, { from: 'harness/cli/c.ts', to: 'harness/sweep/d.ts' }, { from: 'harness/sweep/b.ts', to: 'harness/runners/e.ts' },
+    ])).toEqual(['harness/sweep', 'harness/token.ts'])
   })
 })

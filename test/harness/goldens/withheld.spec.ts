@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../../harness/cli/main.ts'
-import { GOLDEN_WITHHELD } from '../../../harness/sweep/sweep.ts'
+import { GOLDEN_WITHHELD } from '../../../harness/judge/judge.ts'
 import { captured, exists, inDir, readReport } from '../../support/cli.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 

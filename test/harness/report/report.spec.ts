@@ -19,7 +19,8 @@ import { renderJson, stripTimings } from '../../../harness/report/json.ts'
 import { renderJunit } from '../../../harness/report/junit.ts'
 import { renderMarkdown } from '../../../harness/report/markdown.ts'
 import type { Report } from '../../../harness/report/types.ts'
-import { parseFormats, writeReport } from '../../../harness/report/write.ts'
+import { parseFormats } from '../../../harness/report/write.ts'
+import { writeReport } from '../../../harness/report/reporters/write-report.ts'
 import {
   DIVERGENCE_DIFF,
   HOSTILE_DESCRIPTION,

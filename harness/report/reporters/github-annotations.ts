@@ -1,11 +1,6 @@
-import { replayCommand, replayTargets } from '../report/present.ts'
-import type { ScenarioReport } from '../judge/scenario-report.ts'
-import type { Env } from './environment.ts'
-
-/** Whether this runs as a GitHub Actions step, which turns `::error` lines into annotations. */
-export function onGithubActions(env: Env): boolean {
-  return env.GITHUB_ACTIONS === 'true'
-}
+import { replayCommand, replayTargets, resultOf } from '../present.ts'
+import type { Reporter, Sink } from '../reporter.ts'
+import type { ScenarioReport } from '../../judge/scenario-report.ts'
 
 /** A workflow command's message: `%`, carriage returns and line feeds encoded. */
 function commandData(text: string): string {
@@ -26,4 +21,13 @@ export function githubAnnotation(scenario: ScenarioReport): string {
   const message = [...scenario.problems, ...(replay === undefined ? [] : [`replay: ${replayCommand(replay.token, scenario.file)}`])]
   const title = `loadrace: ${scenario.name} is ${scenario.verdict}`
   return `::error file=${commandProperty(scenario.file)},title=${commandProperty(title)}::${commandData(message.join('\n') || `verdict ${scenario.verdict}`)}\n`
+}
+
+/** The reporter that prints a GitHub `::error` annotation on `out` for each failed scenario, as soon as it is judged. */
+export function githubAnnotationsReporter(out: Sink): Reporter {
+  return {
+    onScenarioJudged(entry) {
+      if (resultOf(entry) === 'failed') out.write(githubAnnotation(entry))
+    },
+  }
 }

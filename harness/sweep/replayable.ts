@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario/types.ts'
 import { parseOp, type Schedule } from '../space/space.ts'
 import { discoverSpace } from '../explore/explore.ts'
 import type { Runner } from '../runners/runner.ts'
-import { InputError } from './usage-error.ts'
+import { InputError } from '../scenario/errors.ts'
 
 /**
  * Checks that a token's order can be replayed on its scenario: it names only

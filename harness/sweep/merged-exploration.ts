@@ -1,15 +1,12 @@
 import type { Scenario } from '../scenario/types.ts'
-import { spaceSize } from '../space/space.ts'
-import { RealisedOrders } from '../space/coverage.ts'
-import { discoverSpace } from '../explore/explore.ts'
-import { ExplorationLog } from '../explore/log.ts'
-import { honestGuarantee, planFor } from '../explore/plan.ts'
-import { parseOrderKey } from '../explore/order-key.ts'
-import { type Exploration, type ExploreOptions, type OutputGroup } from '../explore/exploration.ts'
+import { InputError } from '../scenario/errors.ts'
 import type { Runner } from '../runners/runner.ts'
 import { parseToken } from '../token.ts'
+import { discoverSpace, explorationLog, explorationOf } from '../explore/explore.ts'
+import type { Exploration, ExploreOptions, OutputGroup } from '../explore/exploration.ts'
+import { parseOrderKey } from '../explore/order-key.ts'
+import { planFor } from '../explore/plan.ts'
 import { unionOutputs, type ScenarioAcrossShards } from './shard-set.ts'
-import { InputError } from './usage-error.ts'
 
 /**
  * The exploration the shards of one scenario add up to, as if it had run
@@ -41,24 +38,16 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
         + 'was the scenario file changed since the shards were swept?',
     ])
   }
-  const claim = plan.guarantee(schedules.length, true)
-  const log = new ExplorationLog(space, claim.kind === 't-way' ? RealisedOrders.of(space, claim.strength) : undefined)
+  const log = explorationLog(space, plan, schedules.length)
   for (const key of across.entries.flatMap(entry => entry.orders ?? [])) {
     const { schedule, enabledAt } = parseOrderKey(key)
     log.addOrder(schedule, enabledAt)
   }
   const divergent = outputs[1]
   return {
-    space,
-    size: spaceSize(space),
-    ran,
-    explored: log.distinct(),
+    ...explorationOf(space, plan, log, ran, across.finished),
     outputs,
     firstDivergenceAt: divergent ? divergent.first.index + 1 : null,
-    guarantee: honestGuarantee(plan.guarantee(ran, across.finished), log.deviations, log.realised),
-    coverage: log.coverage(),
-    deviations: log.deviations,
-    finished: across.finished,
     ...runtime === undefined ? {} : { runtime },
   }
 }

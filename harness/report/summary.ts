@@ -1,9 +1,8 @@
-import { headline, reportStatus } from '../report/present.ts'
-import { PLAIN, type Style } from '../report/style.ts'
-import { scenarioBlock } from '../report/terminal.ts'
-import type { Report } from '../report/types.ts'
-import { summaryText } from '../report/envelope.ts'
-import { systemTerminalLines } from '../report/system.ts'
+import { headline, reportStatus } from './present.ts'
+import { PLAIN, type Style } from './style.ts'
+import type { Report } from './types.ts'
+import { summaryText } from './envelope.ts'
+import { systemTerminalLines } from './system.ts'
 
 /** Why a sweep ended before its last scenario, when it did. */
 export type StopReason = 'interrupted' | 'bail'
@@ -30,16 +29,4 @@ export function sweepFooter(report: Report, written: readonly string[], style: S
   const early = report.complete ? '' : ` · ${STOPPED[stopped ?? 'interrupted']}`
   const closing = [`${paint(headline(report))} · ${interleavings}${early}`, ...systemTerminalLines(report), ...(report.obsoleteGoldens ?? []).map(file => `obsolete golden: ${file}`)]
   return summaryText([], closing, written)
-}
-
-/**
- * The terminal summary of a finished report all at once (`loadrace merge`):
- * each scenario's line and details, then the footer. `loadrace sweep` prints
- * the same lines one scenario at a time, as each is judged.
- */
-export function sweepSummary(report: Report, written: readonly string[], style: Style = PLAIN): string {
-  const width = nameWidth(report.scenarios.map(scenario => scenario.name))
-  const lines = report.scenarios.flatMap(scenario => scenarioBlock(scenario, width, style))
-  if (report.scenarios.length > 0) lines.push('')
-  return `${lines.map(line => `${line}\n`).join('')}${sweepFooter(report, written, style)}`
 }

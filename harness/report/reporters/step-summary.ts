@@ -1,0 +1,25 @@
+import { appendFile, stat } from 'node:fs/promises'
+import { renderMarkdown } from '../markdown.ts'
+import type { Reporter } from '../reporter.ts'
+import type { ReportFormat } from '../write.ts'
+
+/** Appends `markdown` to a job summary file, on a line of its own. */
+async function appendSummary(path: string, markdown: string): Promise<void> {
+  const size = await stat(path).then((info) => info.size, () => 0)
+  await appendFile(path, size > 0 ? `\n${markdown}` : markdown, 'utf8')
+}
+
+/** The job summary file `report.md` is appended to: `GITHUB_STEP_SUMMARY` when it names one and Markdown is written. */
+export function stepSummaryPath(env: Readonly<Record<string, string | undefined>>, formats: readonly ReportFormat[]): string | undefined {
+  const path = env.GITHUB_STEP_SUMMARY
+  return path !== undefined && path !== '' && formats.includes('md') ? path : undefined
+}
+
+/** The reporter that appends `report.md` to a GitHub job summary file (`GITHUB_STEP_SUMMARY`) once the report is written. */
+export function stepSummaryReporter(path: string): Reporter {
+  return {
+    async onEnd(report) {
+      await appendSummary(path, renderMarkdown(report))
+    },
+  }
+}
