@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { stringify } from 'yaml'
-import { readSnapshot, SnapshotError } from '../targets/dsh/snapshot.ts'
-import { readSuiteTable, replayConfigOf, snapshotFoldersIn, type SuiteEntry } from '../targets/dsh/snapshot-suite.ts'
+import { readSnapshot, SnapshotError, snapshotPins } from '../targets/dsh/snapshot.ts'
+import { classPinOf, readSuiteTable, replayConfigOf, snapshotFoldersIn, type ClassPin, type SuiteEntry } from '../targets/dsh/snapshot-suite.ts'
 import type { ParsedArgs } from './args.ts'
 import type { Cli, Command } from './command.ts'
 import { nonEmpty, wholeNumber } from './values.ts'
@@ -41,25 +41,55 @@ interface Planned {
   text: string
 }
 
-/** The scenario file of one snapshot, or why there is none. */
-function planOne(snapshot: string, entry: SuiteEntry | undefined, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
+/** A message about `snapshot` with its absolute path shown relative to the working directory. */
+function shown(message: string, snapshot: string): string {
+  return message.split(snapshot).join(relative(process.cwd(), snapshot) || '.')
+}
+
+/**
+ * The pinned files that judge a snapshot: the folder's own, which it pins
+ * itself; else those of its header class's pin, which the table names
+ * (`pinned:`); or why it has none.
+ */
+function pinsOf(snapshot: string, table: ReadonlyMap<string, SuiteEntry>): { pin?: ClassPin } | { reason: string } {
   const name = basename(snapshot)
+  try {
+    snapshotPins(snapshot)
+    return {}
+  } catch (error) {
+    if (!(error instanceof SnapshotError)) throw error
+    if (!table.has(name)) return { reason: shown(error.message, snapshot) }
+  }
+  const pin = classPinOf(name, table, dirname(snapshot))
+  return 'problem' in pin ? { reason: shown(pin.problem, snapshot) } : { pin }
+}
+
+/** The scenario file of one snapshot, or why there is none. */
+function planOne(snapshot: string, table: ReadonlyMap<string, SuiteEntry>, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
+  const name = basename(snapshot)
+  const entry = table.get(name)
   try {
     readSnapshot(snapshot)
   } catch (error) {
-    if (error instanceof SnapshotError) return { skipped: name, reason: error.message.split(snapshot).join(relative(process.cwd(), snapshot) || '.') }
+    if (error instanceof SnapshotError) return { skipped: name, reason: shown(error.message, snapshot) }
     throw error
   }
+  if (entry?.unknownConditions !== undefined) return { skipped: name, reason: `the table runs it only where ${entry.unknownConditions.join(', ')} holds, which loadrace cannot check` }
+  const pins = pinsOf(snapshot, table)
+  if ('reason' in pins) return { skipped: name, reason: pins.reason }
   const live = entry?.config ?? options.config ?? join(dirname(testsFolderOf(snapshot)), 'cordis.yml')
   const replay = replayConfigOf(live)
   if (!existsSync(replay)) return { skipped: name, reason: `its configuration ${live} has no replay configuration beside it (${basename(replay)})` }
+  const judged = pins.pin === undefined || pins.pin.role === 'pin' ? '' : `; judged against the pin of its header class ${pins.pin.headerClass} (${pins.pin.pin}), as dsh's suite judges it`
   const scenario = {
     name,
-    description: `dsh snapshot ${name}, booted from ${basename(replay)} as dsh's snapshot harness boots it`,
+    description: `dsh snapshot ${name}, booted from ${basename(replay)} as dsh's snapshot harness boots it${judged}`,
     target: 'dsh',
     app: 'entries',
     entries: relativeTo(options.out, replay),
     snapshot: relativeTo(options.out, snapshot),
+    ...pins.pin === undefined ? {} : { pinned: { systemPrompt: relativeTo(options.out, pins.pin.systemPrompt), toolSchemas: relativeTo(options.out, pins.pin.toolSchemas), role: pins.pin.role } },
+    ...entry?.requires === undefined ? {} : { requires: { ...entry.requires.commands.length > 0 ? { commands: entry.requires.commands } : {}, ...entry.requires.platforms.length > 0 ? { platforms: entry.requires.platforms } : {} } },
     ...entry !== undefined && Object.keys(entry.env).length > 0 ? { env: entry.env } : {},
     budget: options.budget,
     expect: { outcome: 'completed', snapshot: 'holds' },
@@ -75,11 +105,13 @@ export const snapshotsCommand: Command = {
     summary: 'write a scenario file for each dsh snapshot folder, to sweep dsh\'s snapshot suite',
     synopsis: 'snapshots FOLDER… [options]',
     description: [
-      'Turns dsh snapshot folders (tests/snapshots/NAME, with input.json, the recorded session and the pinned '
-        + 'tool-schemas.expected.json and system-prompt.expected.md) — or a whole tests/snapshots/ — into scenario files: '
-        + 'app: entries on the replay configuration the snapshot was recorded with (from dsh\'s scenario table, '
-        + 'acp.snapshot.ts, else cordis.yml), target dsh, snapshot: the folder, expect.snapshot: holds. A snapshot that '
-        + 'pins no header, or drives ACP steps loadrace does not drive, is listed as skipped with why.',
+      'Turns dsh snapshot folders (tests/snapshots/NAME, with input.json and the recorded session) — or a whole '
+        + 'tests/snapshots/ — into scenario files: app: entries on the replay configuration the snapshot was recorded with '
+        + '(from dsh\'s scenario table, acp.snapshot.ts, else cordis.yml), target dsh, snapshot: the folder, '
+        + 'expect.snapshot: holds. Each is judged as dsh\'s suite judges it: against its own pinned files, or (pinned:) '
+        + 'those of its header class\'s pin; the table\'s run conditions (pwshOnly, posixOnly) become requires:, so a '
+        + 'sweep skips it where dsh\'s suite does. A snapshot whose class has no pin, or that drives ACP steps loadrace '
+        + 'does not drive, is listed as skipped with why.',
       'Nothing is overwritten without --force; every file is written whole or not at all.',
     ],
     operands: [{ name: 'FOLDER…', help: 'snapshot folders, or folders of them' }],
@@ -101,7 +133,7 @@ export const snapshotsCommand: Command = {
     const planned: Planned[] = []
     const skipped: string[] = []
     for (const snapshot of snapshots) {
-      const plan = planOne(snapshot, table.get(basename(snapshot)), { out, ...config === undefined ? {} : { config: resolve(config) }, budget })
+      const plan = planOne(snapshot, table, { out, ...config === undefined ? {} : { config: resolve(config) }, budget })
       if ('skipped' in plan) skipped.push(`${plan.skipped}: ${plan.reason}`)
       else planned.push(plan)
     }

@@ -3,6 +3,7 @@
  * report the first problem in document order, import plugin modules, read
  * an `expect.header` file, and normalise. Each malformed file yields exactly one `ScenarioError`.
  */
+import { existsSync, statSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { ScenarioError, ScenarioErrors } from './errors.ts'
@@ -18,9 +19,10 @@ import { formatPath } from './show.ts'
 import { checkStructure } from './structure.ts'
 import { isParsed, parseScenarioYaml } from './yaml.ts'
 import type { Problem } from './problem.ts'
+import { isRecord } from './record.ts'
 import type { Scenario } from './types.ts'
 import { projectSystem, SystemError, type System } from '../system/system.ts'
-import { readSnapshot, SnapshotError } from '../targets/dsh/snapshot.ts'
+import { readSnapshot, SnapshotError, snapshotPins } from '../targets/dsh/snapshot.ts'
 
 export { findScenarioFiles }
 
@@ -100,13 +102,28 @@ async function entryTreeOf(file: string, dir: string, value: Record<string, unkn
   return tree
 }
 
-/** A `snapshot:` must be a dsh snapshot folder an application can be judged against. */
-function checkSnapshotFolder(file: string, folder: string): void {
+/** A `snapshot:` must be a dsh snapshot folder an application can be judged against: its own pinned files, or the `pinned:` ones of its header class. */
+function checkSnapshotFolder(file: string, dir: string, value: Record<string, unknown>): void {
+  const folder = resolve(dir, String(value.snapshot))
   try {
     readSnapshot(folder)
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error
-    throw toError(file, { path: ['snapshot'], problem: error.message, allowed: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md', anchor: 'value' })
+    throw toError(file, { path: ['snapshot'], problem: error.message, allowed: 'a dsh snapshot folder: input.json with the steps and session.jsonl', anchor: 'value' })
+  }
+  const pinned = isRecord(value.pinned) ? value.pinned : undefined
+  if (pinned === undefined) {
+    try {
+      snapshotPins(folder)
+    } catch (error) {
+      if (!(error instanceof SnapshotError)) throw error
+      throw toError(file, { path: ['snapshot'], problem: error.message, allowed: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md; or pinned: the files of its header class\'s pin', anchor: 'value' })
+    }
+    return
+  }
+  for (const key of ['systemPrompt', 'toolSchemas'] as const) {
+    const path = resolve(dir, String(pinned[key]))
+    if (!existsSync(path) || !statSync(path).isFile()) throw toError(file, { path: ['pinned', key], problem: `no such file: ${path}`, allowed: `the ${key === 'systemPrompt' ? 'system-prompt.expected.md' : 'tool-schemas.expected.json'} of the snapshot's header class's pin, relative to the scenario file`, anchor: 'value' })
   }
 }
 
@@ -139,7 +156,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   if (!(modules instanceof Map)) throw toError(file, modules)
   const header = await loadExpectedHeader(parsed.value, dir)
   if (isProblem(header)) throw toError(file, header)
-  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, resolve(dir, parsed.value.snapshot))
+  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, dir, parsed.value)
   return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, system, ...tree ? { tree } : {} })
 }
 

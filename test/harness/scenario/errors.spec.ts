@@ -123,7 +123,7 @@ describe('unsafe YAML', () => {
 describe('structural errors', () => {
   it('names an unknown top-level key and lists the allowed ones', async () => {
     expect(await lineOf(minimal('tolOrder: [a]\n'))).toBe(
-      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, expect)',
+      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
     )
   })
 
@@ -135,7 +135,7 @@ describe('structural errors', () => {
 
   it('says which known key or name a misspelt one is nearest to', async () => {
     expect(await lineOf(minimal('descripton: x\n'))).toBe(
-      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, expect)',
+      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
     )
     expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\nexpcet: { outcome: completed }\n')).toEqual(['expcet', 'unknown key "expcet"; did you mean "expect"?'])
     expect(await pathAndProblem(minimal('config: { tolOrder: [a] }\n'))).toEqual(['config.tolOrder', 'unknown key "tolOrder"; did you mean "toolOrder"?'])

@@ -5,7 +5,7 @@
  */
 import { delimiter, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { pinnedFormOf, readSnapshot, SNAPSHOT_NORMALISATIONS, snapshotEnvironment, snapshotWorkspace, SnapshotError } from '../../../harness/targets/dsh/snapshot.ts'
+import { pinDifferences, pinnedFormOf, readSnapshot, SNAPSHOT_NORMALISATIONS, snapshotEnvironment, snapshotPins, snapshotWorkspace, SnapshotError, type SnapshotPins } from '../../../harness/targets/dsh/snapshot.ts'
 import { readSuiteTable, replayConfigOf, snapshotFoldersIn } from '../../../harness/targets/dsh/snapshot-suite.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
@@ -36,10 +36,8 @@ describe('a snapshot folder', () => {
     })
   })
 
-  it('that pins no header, lacks its recorded session, or drives a step loadrace does not drive, is refused saying which file', async () => {
+  it('that lacks its recorded session, or drives a step loadrace does not drive, is refused saying which file', async () => {
     const cases: [Record<string, string | null>, RegExp][] = [
-      [{ 'tool-schemas.expected.json': null }, /has no tool-schemas\.expected\.json \(the pinned tool schemas: this snapshot pins no header\)$/],
-      [{ 'system-prompt.expected.md': null }, /has no system-prompt\.expected\.md/],
       [{ 'session.jsonl': null }, /has no session\.jsonl \(the recorded session the replay model serves\)$/],
       [{ 'input.json': '{ "steps": [{ "op": "waitForFile" }] }' }, /input\.json: step 1 is "waitForFile", which loadrace does not drive \(it drives initialize, newSession, prompt, promptContent\)$/],
       [{ 'input.json': 'not json' }, /input\.json is not JSON/],
@@ -50,6 +48,17 @@ describe('a snapshot folder', () => {
       expect(() => readSnapshot(dir)).toThrow(message)
     }
     expect(() => readSnapshot('/nowhere/snap')).toThrow('no snapshot folder at /nowhere/snap')
+  })
+
+  it('that pins no header of its own is read, and judged only against pinned files named for it', async () => {
+    for (const [missing, message] of [['tool-schemas.expected.json', /has no tool-schemas\.expected\.json \(the pinned tool schemas: this snapshot pins no header\)$/], ['system-prompt.expected.md', /has no system-prompt\.expected\.md/]] as const) {
+      const dir = await snapshotFolder({ [missing]: null })
+      expect(readSnapshot(dir).pinned).not.toHaveProperty(missing === 'tool-schemas.expected.json' ? 'toolSchemas' : 'systemPrompt')
+      expect(() => snapshotPins(dir)).toThrow(message)
+    }
+    const own = await snapshotFolder()
+    expect(snapshotPins(own)).toEqual({ role: 'pin', toolSchemas: { path: join(own, 'tool-schemas.expected.json'), text: '{}\n' }, systemPrompt: { path: join(own, 'system-prompt.expected.md'), text: 'prompt\n' } })
+    expect(() => snapshotPins(own, { role: 'classmate', toolSchemas: join(own, 'gone.json'), systemPrompt: join(own, 'system-prompt.expected.md') })).toThrow(`no pinned tool schemas at ${join(own, 'gone.json')}`)
   })
 
   it('gets the variables dsh\'s snapshot harness sets: replay mode, the recorded files, and every root inside the interleaving\'s folder', async () => {
@@ -122,7 +131,7 @@ export const SCENARIOS = [
 ]
 `)
     const entries = readSuiteTable(table)
-    expect(entries.get('text-turn')).toEqual({ name: 'text-turn', env: {} })
+    expect(entries.get('text-turn')).toEqual({ name: 'text-turn', env: {}, pinsHeader: true })
     expect(entries.get('pty-tools')).toEqual({ name: 'pty-tools', config: join(dir.root, 'pty.cordis.yml'), env: { DSH_PERMISSION_MODE: 'read-only', NOTE: 'a } in a string' } })
     expect(entries.get('long-one')?.config).toBe(join(dir.root, 'tests/fixtures/long.cordis.yml'))
     expect(replayConfigOf('/x/pty.cordis.yml')).toBe('/x/pty.cordis.snapshot.yml')
