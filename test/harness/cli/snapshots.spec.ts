@@ -117,9 +117,9 @@ const SCENARIOS: Scenario[] = [
   return join(dir.root, 'app')
 }
 
-/** An exploration of `scenario` whose one output logged a header with `system` and the pinned tools. */
-function explored(system: string): Exploration {
-  const events = [{ type: 'request/header', data: { header: { system, tools: TOOLS }, reason: 'initial' } }]
+/** An exploration whose one output logged a header with `system` and the pinned tools (none without `system`: a run with no model turn). */
+function explored(system?: string): Exploration {
+  const events = system === undefined ? [] : [{ type: 'request/header', data: { header: { system, tools: TOOLS }, reason: 'initial' } }]
   const first = { index: 0, schedule: ['a'], enabledAt: [0], unreached: [], hash: 'h', outcome: 'completed' as const, tools: ['read'], stuck: null }
   return { outputs: [{ hash: 'h', count: 3, first, json: JSON.stringify({ events }) }] } as unknown as Exploration
 }
@@ -152,6 +152,8 @@ describe('loadrace snapshots on a table of header classes', () => {
     expect(differs).toMatchObject({ status: 'matches-none', matching: { interleavings: 0 }, mismatching: { interleavings: 3 } })
     expect(differs?.differs?.map(item => item.file)).toEqual(['text-turn/system-prompt.expected.md'])
     expect(differs?.differs?.[0]?.diff).toContain('-pinned prompt\n+another prompt')
+    // A classmate that logs no header (no model turn) has nothing to differ, as in dsh's guard.
+    expect(await judgeSnapshot(member, explored(), cache)).toMatchObject({ status: 'holds' })
   })
 
   it('skips a scenario requiring a command that is not on PATH, and runs it where the command is', async () => {
