@@ -30,11 +30,13 @@ export const snapshotsCommand: Command = {
     summary: 'write a scenario file for each dsh snapshot folder, to sweep dsh\'s snapshot suite',
     synopsis: 'snapshots FOLDER… [options]',
     description: [
-      'Turns dsh snapshot folders (tests/snapshots/NAME, with input.json, the recorded session and the pinned '
-        + 'tool-schemas.expected.json and system-prompt.expected.md) — or a whole tests/snapshots/ — into scenario files: '
-        + 'app: entries on the replay configuration the snapshot was recorded with (from dsh\'s scenario table, '
-        + 'acp.snapshot.ts, else cordis.yml), target dsh, snapshot: the folder, expect.snapshot: holds. A snapshot that '
-        + 'pins no header, or drives ACP steps loadrace does not drive, is listed as skipped with why.',
+      'Turns dsh snapshot folders (tests/snapshots/NAME, with input.json and the recorded session) — or a whole '
+        + 'tests/snapshots/ — into scenario files: app: entries on the replay configuration the snapshot was recorded with '
+        + '(from dsh\'s scenario table, acp.snapshot.ts, else cordis.yml), target dsh, snapshot: the folder, '
+        + 'expect.snapshot: holds. Each is judged as dsh\'s suite judges it: against its own pinned files, or (pinned:) '
+        + 'those of its header class\'s pin; the table\'s run conditions (pwshOnly, posixOnly) become requires:, so a '
+        + 'sweep skips it where dsh\'s suite does. A snapshot whose class has no pin, or that drives ACP steps loadrace '
+        + 'does not drive, is listed as skipped with why.',
       'Nothing is overwritten without --force; every file is written whole or not at all.',
     ],
     operands: [{ name: 'FOLDER…', help: 'snapshot folders, or folders of them' }],

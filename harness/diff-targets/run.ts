@@ -4,6 +4,7 @@ import { loadTarget } from '../targets/index.ts'
 import { comparedTargets } from '../targets/registry.ts'
 import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
 import { withOverrides } from '../scenario/overrides.ts'
+import { unmetRequirement } from '../hosts/requirements.ts'
 import { enveloped } from '../report/envelope.ts'
 import { compareInterleavings, type Side } from './observe.ts'
 import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
@@ -17,11 +18,11 @@ export interface TargetDiffOptions extends Omit<SweepOptions, 'variant' | 'targe
   onCompared?: (scenario: Scenario, result: ScenarioComparison | SkippedPair[]) => void
 }
 
-/** The targets that cannot run `scenario`, with their reasons (`Target.unsupported`). */
+/** The targets that cannot run `scenario`, with their reasons (`Target.unsupported`, or what the machine lacks of its `requires:`). */
 export async function skippedPairs(scenario: Scenario): Promise<SkippedPair[]> {
   const skipped: SkippedPair[] = []
   for (const name of COMPARED_TARGETS) {
-    const reason = (await loadTarget(name)).unsupported(withOverrides(scenario, { target: name }))
+    const reason = (await loadTarget(name)).unsupported(withOverrides(scenario, { target: name })) ?? (scenario.requires === undefined ? undefined : unmetRequirement(scenario.requires))
     if (reason !== undefined) skipped.push({ scenario: scenario.name, file: scenario.file, target: name, reason })
   }
   return skipped

@@ -81,7 +81,7 @@ export interface ScenarioReport {
   goldenDiff?: string
   /** Set with golden `withheld`: why the golden was not written. */
   goldenWithheld?: string
-  /** Why the scenario was not run (its target cannot run it, or this shard holds none of its interleavings); set exactly when the verdict is `skipped`. */
+  /** Why the scenario was not run (its target cannot run it, the machine lacks what it requires, or this shard holds none of its interleavings); set exactly when the verdict is `skipped`. */
   skipped?: string
   /** The shard (`3/4`) when it was skipped because this shard holds none of its interleavings: nothing to judge here; the merge of all shards judges it. */
   emptyShard?: string

@@ -10,7 +10,7 @@
  * other, both replay tokens, the prompt's sections in the pinned order against
  * the other one, and the fix.
  */
-import { relative } from 'node:path'
+import { basename, dirname, relative } from 'node:path'
 import type { Scenario, SnapshotStatus } from '../scenario/types.ts'
 import type { Exploration, OutputGroup } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
@@ -18,7 +18,7 @@ import { replayableSchedule } from '../runners/runner.ts'
 import { parseProjection } from '../projection/projection.ts'
 import { unifiedDiff } from '../oracle/diff.ts'
 import { contributor, type MovedContribution } from '../oracle/moved.ts'
-import type { PinnedForm, TargetSnapshots } from '../targets/definition.ts'
+import type { SnapshotPins, TargetSnapshots } from '../targets/definition.ts'
 import { targetNamed } from '../targets/registry.ts'
 import { tokenOf } from '../token.ts'
 import { counterexample } from './analyze.ts'
@@ -54,15 +54,13 @@ export interface SnapshotFinding {
   fix?: string
 }
 
-/** Whether an output gives the pinned files, and which ones it does not. */
-function compare(group: OutputGroup, pinned: PinnedForm, snapshots: TargetSnapshots): { file: string, diff: string }[] {
-  const mine = snapshots.pinnedFormOf(parseProjection(group.json).events)
-  const files = [
-    { file: snapshots.files.toolSchemas, pinned: pinned.toolSchemas, mine: mine.toolSchemas },
-    { file: snapshots.files.systemPrompt, pinned: pinned.systemPrompt, mine: mine.systemPrompt },
-  ]
-  return files.filter(item => item.pinned !== item.mine)
-    .map(item => ({ file: item.file, diff: unifiedDiff(`${item.file} (pinned)`, `${item.file} (this interleaving)`, item.pinned, item.mine) }))
+/** Whether an output gives the pinned files, and which ones it does not: a file of the snapshot's own by its name, its class pin's as `PIN/file`. */
+function compare(group: OutputGroup, pins: SnapshotPins, folder: string, snapshots: TargetSnapshots): { file: string, diff: string }[] {
+  return snapshots.pinDifferences(parseProjection(group.json).events, pins).map((item) => {
+    const path = pins[item.file].path
+    const file = dirname(path) === folder ? basename(path) : relative(dirname(folder), path)
+    return { file, diff: unifiedDiff(`${file} (pinned)`, `${file} (this interleaving)`, item.pinned, item.logged) }
+  })
 }
 
 function side(scenario: Scenario, groups: readonly OutputGroup[]): SnapshotSide {
@@ -97,16 +95,17 @@ function fixOf(moved: readonly MovedContribution[], orders: ReadonlyMap<string, 
  * mismatching interleaving to one adjacent swap.
  */
 export async function judgeSnapshot(scenario: Scenario, exploration: Exploration, cache: RunCache): Promise<SnapshotFinding | undefined> {
-  if (scenario.snapshot === undefined) return undefined
+  const folder = scenario.snapshot
+  if (folder === undefined) return undefined
   const snapshots = targetNamed(scenario.target).snapshots
   if (snapshots === undefined) return undefined
-  const pinned = snapshots.pinned(scenario.snapshot)
-  const compared = exploration.outputs.map(group => ({ group, differs: compare(group, pinned, snapshots) }))
+  const pins = snapshots.pins(folder, scenario.pinned)
+  const compared = exploration.outputs.map(group => ({ group, differs: compare(group, pins, folder, snapshots) }))
   const matching = compared.filter(item => item.differs.length === 0).map(item => item.group)
   const mismatching = compared.filter(item => item.differs.length > 0)
   const status: SnapshotStatus = mismatching.length === 0 ? 'holds' : matching.length === 0 ? 'matches-none' : 'pins-one'
   const finding: SnapshotFinding = {
-    folder: relative(process.cwd(), scenario.snapshot) || '.',
+    folder: relative(process.cwd(), folder) || '.',
     status,
     expected: scenario.expect.snapshot ?? 'holds',
     matching: side(scenario, matching),

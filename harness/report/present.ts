@@ -109,7 +109,7 @@ export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
   uncontrolled: 'one interleaving run twice produced different bytes: a source the scheduler does not control (clock, randomness, I/O)',
   'host-dependent': 'the same interleaving gave different bytes on two hosts (Node runtime, locale or time zone): a host dependence, not an order bug',
   stuck: 'an interleaving never settled: a plugin load or the turn never finished',
-  skipped: 'the scenario did not run: its target cannot run it',
+  skipped: 'the scenario did not run: its target cannot run it, or this machine lacks what it requires',
   error: 'the harness could not run the scenario',
 }
 

@@ -3,6 +3,7 @@
  * report the first problem in document order, import plugin modules, read
  * an `expect.header` file, and normalise. Each malformed file yields exactly one `ScenarioError`.
  */
+import { existsSync, statSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { ScenarioError, ScenarioErrors } from './errors.ts'
@@ -18,6 +19,7 @@ import { formatPath } from './show.ts'
 import { checkStructure } from './structure.ts'
 import { isParsed, parseScenarioYaml } from './yaml.ts'
 import type { Problem } from './problem.ts'
+import { isRecord } from './record.ts'
 import type { Scenario } from './types.ts'
 import { projectSystem, SystemError, type System } from '../system/system.ts'
 import { bareConfigurationTarget, DEFAULT_TARGET, findTarget } from '../targets/registry.ts'
@@ -100,12 +102,24 @@ async function entryTreeOf(file: string, dir: string, value: Record<string, unkn
   return tree
 }
 
-/** A `snapshot:` must be a snapshot folder of the scenario's target an application can be judged against. */
-function checkSnapshotFolder(file: string, folder: string, target: string): void {
+/** A `snapshot:` must be a snapshot folder of the scenario's target an application can be judged against: with its own pinned files, or the `pinned:` ones of its header class. */
+function checkSnapshotFolder(file: string, dir: string, value: Record<string, unknown>): void {
+  const target = typeof value.target === 'string' ? value.target : DEFAULT_TARGET
+  const folder = resolve(dir, String(value.snapshot))
   const snapshots = findTarget(target)?.snapshots
   if (snapshots === undefined) throw toError(file, { path: ['snapshot'], problem: `the ${target} target reads no snapshot folder`, allowed: 'remove snapshot:, or choose a target with a snapshot suite', anchor: 'key' })
   const problem = snapshots.problem(folder)
   if (problem !== undefined) throw toError(file, { path: ['snapshot'], problem, allowed: snapshots.allowed, anchor: 'value' })
+  const pinned = isRecord(value.pinned) ? value.pinned : undefined
+  if (pinned === undefined) {
+    const unpinned = snapshots.pinsProblem(folder)
+    if (unpinned !== undefined) throw toError(file, { path: ['snapshot'], problem: unpinned, allowed: snapshots.allowedUnpinned, anchor: 'value' })
+    return
+  }
+  for (const key of ['systemPrompt', 'toolSchemas'] as const) {
+    const path = resolve(dir, String(pinned[key]))
+    if (!existsSync(path) || !statSync(path).isFile()) throw toError(file, { path: ['pinned', key], problem: `no such file: ${path}`, allowed: `the ${snapshots.files[key]} of the snapshot's header class's pin, relative to the scenario file`, anchor: 'value' })
+  }
 }
 
 /**
@@ -137,7 +151,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   if (!(modules instanceof Map)) throw toError(file, modules)
   const header = await loadExpectedHeader(parsed.value, dir)
   if (isProblem(header)) throw toError(file, header)
-  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, resolve(dir, parsed.value.snapshot), typeof parsed.value.target === 'string' ? parsed.value.target : DEFAULT_TARGET)
+  if (typeof parsed.value.snapshot === 'string') checkSnapshotFolder(file, dir, parsed.value)
   return normaliseScenario(parsed.value, { file, dir, defaultName, modules, header, system, ...tree ? { tree } : {} })
 }
 

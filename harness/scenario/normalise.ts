@@ -145,6 +145,8 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     ...file.host === undefined ? {} : { host: parseHost(file.host).name },
     env: { ...file.env },
     ...file.snapshot === undefined ? {} : { snapshot: resolve(source.dir, file.snapshot) },
+    ...file.pinned === undefined ? {} : { pinned: { role: file.pinned.role, toolSchemas: resolve(source.dir, file.pinned.toolSchemas), systemPrompt: resolve(source.dir, file.pinned.systemPrompt) } },
+    ...file.requires === undefined ? {} : { requires: { commands: [...file.requires.commands ?? []], platforms: [...file.requires.platforms ?? []] } },
     ...file.model === undefined ? {} : { model: { replaces: file.model.replaces, providers: [...file.model.providers], models: [...file.model.models] } },
     plugins: source.tree ? treePlugins(source.tree) : (file.plugins ?? []).map((entry, index) => pluginSpec(entry, index, source.modules)),
     ...source.tree ? { entries: entriesSource(source.tree) } : {},

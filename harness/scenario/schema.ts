@@ -10,6 +10,8 @@ import { DEFAULT_TARGET, isTargetName, targetNames } from '../targets/registry.t
 import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, SNAPSHOT_STATUSES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
 import { OUTCOMES } from '../verdict/outcome.ts'
 import { hinted } from './hints.ts'
+import { COMMAND_NAME, PLATFORMS } from '../hosts/requirements.ts'
+import { PIN_ROLES } from '../targets/definition.ts'
 
 /** Scenario names (and default names taken from file names). */
 export const SCENARIO_NAME = /^[a-z0-9-]+$/
@@ -263,6 +265,25 @@ export const ScenarioFileSchema = hinted(Schema.object({
   snapshot: hinted(Schema.string().min(1), {
     expected: 'a snapshot folder',
     allowed: 'a dsh snapshot folder (tests/snapshots/NAME: input.json, session.jsonl and the pinned files), relative to the scenario file',
+  }),
+  pinned: hinted(absentWhenOmitted(Schema.object({
+    systemPrompt: hinted(Schema.string().min(1).required(), { expected: 'a file path', allowed: 'the system-prompt.expected.md of the snapshot\'s header class\'s pin, relative to the scenario file' }),
+    toolSchemas: hinted(Schema.string().min(1).required(), { expected: 'a file path', allowed: 'the tool-schemas.expected.json of the snapshot\'s header class\'s pin, relative to the scenario file' }),
+    role: hinted(oneOf(PIN_ROLES).default('classmate'), oneOfHint('pin role', PIN_ROLES)),
+  })), {
+    expected: 'a mapping',
+    allowed: 'with snapshot: systemPrompt and toolSchemas, the files of its header class\'s pin, and role: classmate (default) or pin',
+  }),
+  requires: hinted(absentWhenOmitted(Schema.object({
+    commands: hinted(absentWhenOmitted(Schema.array(hinted(Schema.string().pattern(COMMAND_NAME), {
+      expected: 'a command name', allowed: 'a command name looked up on PATH, without a folder or spaces, e.g. pwsh',
+    }))), { expected: 'a list of command names', allowed: 'commands found on PATH when the sweep runs, e.g. [pwsh]' }),
+    platforms: hinted(absentWhenOmitted(Schema.array(hinted(oneOf(PLATFORMS), oneOfHint('platform', PLATFORMS)))), {
+      expected: 'a list of platforms', allowed: `platforms the scenario runs on: ${PLATFORMS.join(', ')} (posix: every one but win32)`,
+    }),
+  })), {
+    expected: 'a mapping',
+    allowed: 'commands: [names found on PATH] and/or platforms: [posix, linux, darwin, win32, …]; a sweep skips the scenario where they are not met',
   }),
   expect: expectation,
 }), { expected: 'a YAML mapping', allowed: 'a YAML mapping of scenario keys' })

@@ -240,6 +240,9 @@ function checkApplication(value: Record<string, unknown>): Problem[] {
       if (!Array.isArray(value.model[list]) || value.model[list].length === 0) out.push(at(['model', list], `the scripted model needs ${list === 'providers' ? 'the routes' : 'the models'} it serves`, list === 'providers' ? 'a non-empty list of provider routes the application\'s agents use' : 'a non-empty list of model ids', Array.isArray(value.model[list]) ? 'value' : 'key'))
     }
   }
+  if (Object.hasOwn(value, 'pinned') && !Object.hasOwn(value, 'snapshot')) {
+    out.push(at(['pinned'], 'there is no snapshot for the pinned files to judge', 'add snapshot: the snapshot folder, or remove pinned', 'key'))
+  }
   const expect = value.expect
   if (isRecord(expect) && Object.hasOwn(expect, 'snapshot') && !Object.hasOwn(value, 'snapshot')) {
     out.push(at(['expect', 'snapshot'], 'there is no snapshot to hold', 'add snapshot: the snapshot folder, or remove expect.snapshot', 'key'))
@@ -247,6 +250,14 @@ function checkApplication(value: Record<string, unknown>): Problem[] {
   return out
 }
 
+/** `requires:` asks for something: a command or a platform. */
+function checkRequires(value: Record<string, unknown>): Problem[] {
+  const requires = value.requires
+  if (!isRecord(requires)) return []
+  const lists = ['commands', 'platforms'].filter(key => Array.isArray(requires[key]) && requires[key].length > 0)
+  return lists.length > 0 ? [] : [at(['requires'], `expected a command or a platform, got ${showValue(requires)}`, 'commands: [names found on PATH] and/or platforms: [posix, linux, darwin, win32, …]', 'end')]
+}
+
 export function checkSemantics(value: Record<string, unknown>, defaultName: string): Problem[] {
-  return [...checkName(value, defaultName), ...checkHost(value), ...checkSource(value), ...checkApplication(value), ...checkEnv(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
+  return [...checkName(value, defaultName), ...checkHost(value), ...checkSource(value), ...checkApplication(value), ...checkRequires(value), ...checkEnv(value), ...checkExpectation(value), ...checkInactive(value), ...checkPlugins(value)]
 }

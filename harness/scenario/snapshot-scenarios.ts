@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { stringify } from 'yaml'
-import type { SnapshotTableEntry, SnapshotTarget } from '../targets/definition.ts'
+import type { ClassPin, SnapshotTableEntry, SnapshotTarget } from '../targets/definition.ts'
 import { snapshotTarget } from '../targets/registry.ts'
 import { InputError } from './errors.ts'
 
@@ -23,21 +23,47 @@ export interface Planned {
   text: string
 }
 
-/** The scenario file of one snapshot, or why there is none. */
-function planOne(target: SnapshotTarget, snapshot: string, entry: SnapshotTableEntry | undefined, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
+/** A message about `snapshot` with its absolute path shown relative to the working directory. */
+function shown(message: string, snapshot: string): string {
+  return message.split(snapshot).join(relative(process.cwd(), snapshot) || '.')
+}
+
+/**
+ * The pinned files that judge a snapshot: the folder's own, which it pins
+ * itself; else those of its header class's pin, which the table names
+ * (`pinned:`); or why it has none.
+ */
+function pinsOf(target: SnapshotTarget, snapshot: string, table: ReadonlyMap<string, SnapshotTableEntry>): { pin?: ClassPin } | { reason: string } {
   const name = basename(snapshot)
+  const unpinned = target.snapshots.pinsProblem(snapshot)
+  if (unpinned === undefined) return {}
+  if (!table.has(name)) return { reason: shown(unpinned, snapshot) }
+  const pin = target.snapshots.classPin(name, table, dirname(snapshot))
+  return 'problem' in pin ? { reason: shown(pin.problem, snapshot) } : { pin }
+}
+
+/** The scenario file of one snapshot, or why there is none. */
+function planOne(target: SnapshotTarget, snapshot: string, table: ReadonlyMap<string, SnapshotTableEntry>, options: { out: string, config?: string, budget: number }): Planned | { skipped: string, reason: string } {
+  const name = basename(snapshot)
+  const entry = table.get(name)
   const problem = target.snapshots.problem(snapshot)
-  if (problem !== undefined) return { skipped: name, reason: problem.split(snapshot).join(relative(process.cwd(), snapshot) || '.') }
+  if (problem !== undefined) return { skipped: name, reason: shown(problem, snapshot) }
+  if (entry?.unknownConditions !== undefined) return { skipped: name, reason: `the table runs it only where ${entry.unknownConditions.join(', ')} holds, which loadrace cannot check` }
+  const pins = pinsOf(target, snapshot, table)
+  if ('reason' in pins) return { skipped: name, reason: pins.reason }
   const live = entry?.config ?? options.config ?? join(dirname(testsFolderOf(snapshot)), 'cordis.yml')
   const replay = target.snapshots.replayConfigOf(live)
   if (!existsSync(replay)) return { skipped: name, reason: `its configuration ${live} has no replay configuration beside it (${basename(replay)})` }
+  const judged = pins.pin === undefined || pins.pin.role === 'pin' ? '' : `; judged against the pin of its header class ${pins.pin.headerClass} (${pins.pin.pin}), as ${target.name}'s suite judges it`
   const scenario = {
     name,
-    description: `${target.name} snapshot ${name}, booted from ${basename(replay)} as ${target.name}'s snapshot harness boots it`,
+    description: `${target.name} snapshot ${name}, booted from ${basename(replay)} as ${target.name}'s snapshot harness boots it${judged}`,
     target: target.name,
     app: 'entries',
     entries: relativeTo(options.out, replay),
     snapshot: relativeTo(options.out, snapshot),
+    ...pins.pin === undefined ? {} : { pinned: { systemPrompt: relativeTo(options.out, pins.pin.systemPrompt), toolSchemas: relativeTo(options.out, pins.pin.toolSchemas), role: pins.pin.role } },
+    ...entry?.requires === undefined ? {} : { requires: { ...entry.requires.commands.length > 0 ? { commands: entry.requires.commands } : {}, ...entry.requires.platforms.length > 0 ? { platforms: entry.requires.platforms } : {} } },
     ...entry !== undefined && Object.keys(entry.env).length > 0 ? { env: entry.env } : {},
     budget: options.budget,
     expect: { outcome: 'completed', snapshot: 'holds' },
@@ -79,7 +105,7 @@ export function snapshotScenarios(folders: readonly string[], options: SnapshotS
   const planned: Planned[] = []
   const skipped: string[] = []
   for (const snapshot of snapshots) {
-    const plan = planOne(target, snapshot, table.get(basename(snapshot)), { out, ...config === undefined ? {} : { config: resolve(config) }, budget: options.budget })
+    const plan = planOne(target, snapshot, table, { out, ...config === undefined ? {} : { config: resolve(config) }, budget: options.budget })
     if ('skipped' in plan) skipped.push(`${plan.skipped}: ${plan.reason}`)
     else planned.push(plan)
   }

@@ -6,6 +6,8 @@ import type { VariantName } from '../targets/catalogue.ts'
 import type { ModuleOutcome } from './modules.ts'
 import type { Outcome } from '../verdict/outcome.ts'
 import type { System } from '../system/system.ts'
+import type { Requirements } from '../hosts/requirements.ts'
+import type { PinRole } from '../targets/definition.ts'
 
 /**
  * Which app composition hosts the agent: an RFC-era chain, `none` (the base
@@ -207,6 +209,14 @@ export interface Scenario {
   env: Readonly<Record<string, string>>
   /** The absolute folder of the dsh snapshot the application is judged against (`snapshot:`), when there is one. */
   snapshot?: string
+  /**
+   * The pinned files that judge the snapshot when they are not the folder's
+   * own (`pinned:`): its header class's pin, absolute paths, and how the run
+   * is held to them. Absent: the folder's own files, which it pins itself.
+   */
+  pinned?: { role: PinRole, toolSchemas: string, systemPrompt: string }
+  /** What the machine a sweep runs on must have, else the scenario is skipped (`requires:`); absent when the file requires nothing. */
+  requires?: Requirements
   /** loadrace's scripted model in place of the application's live adapter entry (`model:`), when the file names one. */
   model?: ScriptedModelSpec
   /**

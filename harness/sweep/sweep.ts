@@ -17,6 +17,7 @@ import { RunCache } from '../runners/run-cache.ts'
 import type { Runner } from '../runners/runner.ts'
 import type { Runners } from '../runners/by-host.ts'
 import type { HostRun } from '../judge/host-comparison.ts'
+import { unmetRequirement } from '../hosts/requirements.ts'
 import { CURRENT_HOST, isCurrentProcess, node22Binary, nodeBinaryOf, parseHost, type Host } from '../hosts/host.ts'
 import type { Space } from '../space/space.ts'
 import { onHost, withOverrides } from '../scenario/overrides.ts'
@@ -83,7 +84,7 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
   const started = Date.now()
   const scenario = withOverrides(original, options)
   const target = await loadTarget(scenario.target)
-  const reason = target.unsupported(scenario)
+  const reason = target.unsupported(scenario) ?? (scenario.requires === undefined ? undefined : unmetRequirement(scenario.requires))
   if (reason !== undefined) return skippedReport(scenario, options.strategy, reason)
   const hosts = hostsOf(scenario, options)
   const unavailable = hosts.map(host => hostProblem(host, options.runners !== undefined)).find(problem => problem !== undefined)

@@ -5,34 +5,76 @@
  * it reads — and how to load it. Nothing outside `harness/targets/` names a
  * target: it asks the target's definition.
  */
+import type { Requirements } from '../hosts/requirements.ts'
 import type { VariantName } from './catalogue.ts'
 import type { Target } from './types.ts'
 
-/** The pinned files of a snapshot, byte for byte, or an output laid out as they are. */
-export interface PinnedForm {
-  toolSchemas: string
-  systemPrompt: string
+/**
+ * How a snapshot's headers are held to pinned files: `pin` — the run pins its
+ * header class, so its headers give the files whole; `classmate` — another
+ * snapshot pins the class, and every header the run logs must be the files'
+ * initial header (a run that logs none has nothing to differ).
+ */
+export const PIN_ROLES = ['pin', 'classmate'] as const
+export type PinRole = typeof PIN_ROLES[number]
+
+/** The pinned files a snapshot is judged against: where each is, its bytes, and how the run is held to them. */
+export interface SnapshotPins {
+  role: PinRole
+  toolSchemas: { path: string, text: string }
+  systemPrompt: { path: string, text: string }
 }
 
-/** What a snapshot suite's table says of one snapshot: the live configuration it was recorded with (absolute), and its variables. */
+/** A pinned file an interleaving's headers do not give: which one, its pinned bytes and what the run logged. */
+export interface PinDifference {
+  file: 'toolSchemas' | 'systemPrompt'
+  pinned: string
+  logged: string
+}
+
+/** The pinned files of a snapshot's header class, whose pin they are (absolute paths), and how the snapshot is held to them. */
+export interface ClassPin {
+  headerClass: string
+  pin: string
+  role: PinRole
+  systemPrompt: string
+  toolSchemas: string
+}
+
+/** What a snapshot suite's table says of one snapshot: the live configuration it was recorded with (absolute), its variables, and its run conditions. */
 export interface SnapshotTableEntry {
   name: string
   config?: string
   env: Record<string, string>
+  /** Its header class (absent: the default class), whether it pins it, and the pins whose files a pin borrows. */
+  headerClass?: string
+  pinsHeader?: true
+  systemPromptSource?: string
+  toolSchemasSource?: string
+  /** What the table's run conditions ask of the machine; absent when it sets none. */
+  requires?: Requirements
+  /** Run conditions the table sets that loadrace does not know how to check. */
+  unknownConditions?: string[]
 }
 
 /** A target's snapshot suite: folders that pin what its application shows its model. */
 export interface TargetSnapshots {
   /** What a scenario's `snapshot:` may name, for the error line. */
   readonly allowed: string
+  /** What it may name when the scenario has no `pinned:`, for the error line. */
+  readonly allowedUnpinned: string
   /** The names of the pinned files, as a finding shows them. */
   readonly files: { readonly toolSchemas: string, readonly systemPrompt: string }
   /** Why `dir` is not a snapshot folder the application can be judged against, or undefined when it is. */
   problem(dir: string): string | undefined
-  /** The pinned files of the snapshot folder `dir` (throws when it is none: ask {@link problem} first). */
-  pinned(dir: string): PinnedForm
-  /** An interleaving's session log laid out as the pinned files. */
-  pinnedFormOf(events: readonly unknown[]): PinnedForm
+  /** Why the folder `dir` pins no header of its own (it is then judged by its class's pin), or undefined when it does. */
+  pinsProblem(dir: string): string | undefined
+  /** The pinned files the snapshot at `dir` is judged against: `pinned`'s (its class pin's), else its own (throws when it has none). */
+  pins(dir: string, pinned?: { role: PinRole, toolSchemas: string, systemPrompt: string }): SnapshotPins
+  /** The pinned files an interleaving's session log does not give, as the suite compares them. */
+  pinDifferences(events: readonly unknown[], pins: SnapshotPins): PinDifference[]
+  /** The pinned files of `name`'s header class in `table`, found under the snapshots folder `dir`; or why there are none. */
+  classPin(name: string, table: ReadonlyMap<string, SnapshotTableEntry>, dir: string): ClassPin | { problem: string }
   /** The snapshot folders under `path`: `path` itself, or its subfolders. */
   foldersIn(path: string): string[]
   /** The suite table's file name, looked for beside the snapshots. */

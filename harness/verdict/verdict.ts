@@ -3,7 +3,8 @@ import type { StuckInfo } from './outcome.ts'
 
 /**
  * What a sweep found for one scenario. `skipped`: the scenario was not run
- * (its target cannot run it); the entry carries the reason and no `passed`.
+ * (its target cannot run it, or the machine lacks what its `requires:` asks
+ * for); the entry carries the reason and no `passed`.
  */
 export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'host-dependent' | 'stuck' | 'skipped' | 'error'
 

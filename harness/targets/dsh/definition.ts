@@ -6,27 +6,33 @@
  */
 import { DEFAULT_VARIANT } from '../catalogue.ts'
 import type { TargetDefinition, TargetSnapshots } from '../definition.ts'
-import { pinnedFormOf, readSnapshot, SNAPSHOT_FILES, SnapshotError } from './snapshot.ts'
-import { readSuiteTable, replayConfigOf, snapshotFoldersIn } from './snapshot-suite.ts'
+import { pinDifferences, readSnapshot, SNAPSHOT_FILES, SnapshotError, snapshotPins } from './snapshot.ts'
+import { classPinOf, readSuiteTable, replayConfigOf, snapshotFoldersIn } from './snapshot-suite.ts'
+
+/** Why `read` throws, when it throws a {@link SnapshotError}; undefined when it does not. */
+function snapshotProblem(read: () => unknown): string | undefined {
+  try {
+    read()
+    return undefined
+  } catch (error) {
+    if (error instanceof SnapshotError) return error.message
+    throw error
+  }
+}
 
 /** The text of dsh-system-prompt's `harness:identity` section at 0.1.0-rc.8. */
 export const DSH_IDENTITY_TEXT = 'You are an AI agent powered by DeepSeek Harness.'
 
 /** dsh's snapshot tier, read as dsh's own snapshot harness reads it. */
 const snapshots: TargetSnapshots = {
-  allowed: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md',
+  allowed: 'a dsh snapshot folder: input.json with the steps and session.jsonl',
+  allowedUnpinned: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md; or pinned: the files of its header class\'s pin',
   files: { toolSchemas: SNAPSHOT_FILES.toolSchemas, systemPrompt: SNAPSHOT_FILES.systemPrompt },
-  problem(dir) {
-    try {
-      readSnapshot(dir)
-      return undefined
-    } catch (error) {
-      if (error instanceof SnapshotError) return error.message
-      throw error
-    }
-  },
-  pinned: dir => readSnapshot(dir).pinned,
-  pinnedFormOf,
+  problem: dir => snapshotProblem(() => readSnapshot(dir)),
+  pinsProblem: dir => snapshotProblem(() => snapshotPins(dir)),
+  pins: snapshotPins,
+  pinDifferences,
+  classPin: classPinOf,
   foldersIn: snapshotFoldersIn,
   tableFile: 'acp.snapshot.ts',
   readTable: readSuiteTable,

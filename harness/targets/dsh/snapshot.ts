@@ -32,9 +32,13 @@ export interface Snapshot {
   name: string
   steps: AcpStep[]
   permissionAnswers: PermissionAnswer[]
-  /** The pinned files, byte for byte. */
-  pinned: { toolSchemas: string, systemPrompt: string }
+  /** The pinned files the folder holds itself, byte for byte; a classmate of a header class holds none (its class's pin judges it). */
+  pinned: { toolSchemas?: string, systemPrompt?: string }
 }
+
+import type { PinDifference, PinRole, SnapshotPins } from '../definition.ts'
+
+export { PIN_ROLES, type PinDifference, type PinRole, type SnapshotPins } from '../definition.ts'
 
 /** The files of a snapshot folder loadrace reads, and what each is. */
 export const SNAPSHOT_FILES = {
@@ -89,9 +93,33 @@ export function readSnapshot(dir: string): Snapshot {
     steps: record.steps.map((step, index) => stepOf(step, index, dir)),
     permissionAnswers: answers.map(answer => ({ kind: String((answer as { kind?: unknown }).kind) })),
     pinned: {
-      toolSchemas: readText(dir, SNAPSHOT_FILES.toolSchemas, 'the pinned tool schemas: this snapshot pins no header'),
-      systemPrompt: readText(dir, SNAPSHOT_FILES.systemPrompt, 'the pinned system prompt: this snapshot pins no header'),
+      ...existsSync(join(dir, SNAPSHOT_FILES.toolSchemas)) ? { toolSchemas: readText(dir, SNAPSHOT_FILES.toolSchemas, 'the pinned tool schemas') } : {},
+      ...existsSync(join(dir, SNAPSHOT_FILES.systemPrompt)) ? { systemPrompt: readText(dir, SNAPSHOT_FILES.systemPrompt, 'the pinned system prompt') } : {},
     },
+  }
+}
+
+/**
+ * The pinned files the snapshot at `dir` is judged against: `pinned`'s (its
+ * header class's pin, named by the scenario), else the folder's own, which it
+ * pins itself. A folder with neither is a {@link SnapshotError} naming the
+ * missing file, as is a pinned file that cannot be read.
+ */
+export function snapshotPins(dir: string, pinned?: { role: PinRole, toolSchemas: string, systemPrompt: string }): SnapshotPins {
+  const read = (path: string, what: string) => {
+    try {
+      return { path, text: readFileSync(path, 'utf8') }
+    } catch {
+      throw new SnapshotError(`no ${what} at ${path}`)
+    }
+  }
+  if (pinned !== undefined) {
+    return { role: pinned.role, toolSchemas: read(pinned.toolSchemas, 'pinned tool schemas'), systemPrompt: read(pinned.systemPrompt, 'pinned system prompt') }
+  }
+  return {
+    role: 'pin',
+    toolSchemas: { path: join(dir, SNAPSHOT_FILES.toolSchemas), text: readText(dir, SNAPSHOT_FILES.toolSchemas, 'the pinned tool schemas: this snapshot pins no header') },
+    systemPrompt: { path: join(dir, SNAPSHOT_FILES.systemPrompt), text: readText(dir, SNAPSHOT_FILES.systemPrompt, 'the pinned system prompt: this snapshot pins no header') },
   }
 }
 
@@ -196,11 +224,48 @@ function headersOf(events: readonly unknown[]): { system?: unknown, tools?: unkn
  * header's tools and the later ones as changes.
  */
 export function pinnedFormOf(events: readonly unknown[]): { toolSchemas: string, systemPrompt: string } {
-  const headers = headersOf(events).map(header => normalised(header) as { system?: unknown, tools?: unknown })
+  return formOf(headersOf(events))
+}
+
+function formOf(logged: readonly { system?: unknown, tools?: unknown }[]): { toolSchemas: string, systemPrompt: string } {
+  const headers = logged.map(header => normalised(header) as { system?: unknown, tools?: unknown })
   const prompts = headers.flatMap(header => typeof header.system === 'string' ? [header.system] : [])
   const tools = headers.flatMap(header => Array.isArray(header.tools) ? [header.tools] : [])
   const [first = '', ...later] = prompts
   const systemPrompt = `${first.endsWith('\n') ? first : `${first}\n`}${later.map((prompt, index) => `\n<!-- request/header change ${index + 1} -->\n\n${prompt}${prompt.endsWith('\n') ? '' : '\n'}`).join('')}`
   const toolSchemas = `${JSON.stringify({ initial: tools[0] ?? [], changes: tools.slice(1) }, null, 2)}\n`
   return { toolSchemas, systemPrompt }
+}
+
+/** The first header of pinned files, as one header alone would write them: the prompt before the first change marker, the initial tools. */
+function initialForm(pins: SnapshotPins): { toolSchemas: string, systemPrompt: string } {
+  const marker = pins.systemPrompt.text.indexOf('\n<!-- request/header change ')
+  let initial: unknown = []
+  try {
+    initial = (JSON.parse(pins.toolSchemas.text) as { initial?: unknown }).initial ?? []
+  } catch {
+    // Unreadable pinned tools: the comparison below shows the difference.
+  }
+  return {
+    systemPrompt: marker < 0 ? pins.systemPrompt.text : pins.systemPrompt.text.slice(0, marker),
+    toolSchemas: `${JSON.stringify({ initial, changes: [] }, null, 2)}\n`,
+  }
+}
+
+/**
+ * What a session log does not give of the pinned files, as dsh's suite holds
+ * a run to them (see {@link PinRole}); empty when it gives them. For a
+ * classmate, the first header that differs from the initial pinned one is
+ * shown.
+ */
+export function pinDifferences(events: readonly unknown[], pins: SnapshotPins): PinDifference[] {
+  const differing = (pinned: { toolSchemas: string, systemPrompt: string }, logged: { toolSchemas: string, systemPrompt: string }) =>
+    (['toolSchemas', 'systemPrompt'] as const).filter(file => pinned[file] !== logged[file]).map(file => ({ file, pinned: pinned[file], logged: logged[file] }))
+  if (pins.role === 'pin') return differing({ toolSchemas: pins.toolSchemas.text, systemPrompt: pins.systemPrompt.text }, pinnedFormOf(events))
+  const initial = initialForm(pins)
+  for (const header of headersOf(events)) {
+    const found = differing(initial, formOf([header]))
+    if (found.length > 0) return found
+  }
+  return []
 }

@@ -7,7 +7,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../../harness/cli/main.ts'
+import type { Exploration } from '../../../harness/explore/exploration.ts'
+import { judgeSnapshot } from '../../../harness/judge/snapshot.ts'
+import type { RunCache } from '../../../harness/runners/run-cache.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
+import type { Scenario } from '../../../harness/scenario/types.ts'
+import { sweepScenario } from '../../../harness/sweep/sweep.ts'
 import { captured, inDir } from '../../support/cli.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 
@@ -79,5 +84,89 @@ describe('loadrace snapshots', () => {
     const unpinned = captured()
     expect(await inDir(dir.root, () => main(['snapshots', 'app/tests/snapshots/unpinned'], unpinned.cli))).toBe(1)
     expect(unpinned.stdout()).toMatch(/^skipped unpinned: .* pins no header\)\n0 scenario files written, 1 snapshot skipped\n$/)
+  })
+})
+
+const TOOLS = [{ name: 'read', description: 'reads', parameters: {} }]
+
+/** A suite as dsh's table lays out header classes: text-turn pins the default class; fs-read is its classmate; pwsh-turn pins its own class on a host with pwsh. */
+async function classSuite(dir: FixtureDir): Promise<string> {
+  for (const config of ['cordis.yml', 'cordis.snapshot.yml', 'pwsh.cordis.yml', 'pwsh.cordis.snapshot.yml']) await dir.write(`app/${config}`, GROUP)
+  await dir.write('app/tests/acp.snapshot.ts', `const PWSH_CONFIG = fileURLToPath(new URL('../pwsh.cordis.yml', import.meta.url))
+const SCENARIOS: Scenario[] = [
+  { name: 'text-turn', hasModelTurn: true, recorded: true, pinsHeader: true },
+  { name: 'fs-read', hasModelTurn: true, recorded: true },
+  {
+    name: 'pwsh-turn',
+    hasModelTurn: true,
+    pinsHeader: true,
+    headerClass: 'pwsh',
+    configPath: PWSH_CONFIG,
+    // hosts without a usable \`pwsh\` skip the run
+    pwshOnly: true,
+  },
+  { name: 'orphan', headerClass: 'nobody' },
+]
+`)
+  const pinned = { 'tool-schemas.expected.json': `${JSON.stringify({ initial: TOOLS, changes: [] }, null, 2)}\n`, 'system-prompt.expected.md': 'pinned prompt\n' }
+  for (const name of ['text-turn', 'fs-read', 'pwsh-turn', 'orphan']) {
+    await dir.write(`app/tests/snapshots/${name}/input.json`, STEPS)
+    await dir.write(`app/tests/snapshots/${name}/session.jsonl`, '{}\n')
+  }
+  for (const name of ['text-turn', 'pwsh-turn']) for (const [file, text] of Object.entries(pinned)) await dir.write(`app/tests/snapshots/${name}/${file}`, text)
+  return join(dir.root, 'app')
+}
+
+/** An exploration whose one output logged a header with `system` and the pinned tools (none without `system`: a run with no model turn). */
+function explored(system?: string): Exploration {
+  const events = system === undefined ? [] : [{ type: 'request/header', data: { header: { system, tools: TOOLS }, reason: 'initial' } }]
+  const first = { index: 0, schedule: ['a'], enabledAt: [0], unreached: [], hash: 'h', outcome: 'completed' as const, tools: ['read'], stuck: null }
+  return { outputs: [{ hash: 'h', count: 3, first, json: JSON.stringify({ events }) }] } as unknown as Exploration
+}
+
+describe('loadrace snapshots on a table of header classes', () => {
+  it('writes a classmate without pinned files of its own, judged against its class\'s pin; a pwshOnly snapshot requires pwsh', async () => {
+    const dir = await fixtureDir()
+    const app = await classSuite(dir)
+    const out = captured()
+    expect(await inDir(dir.root, () => main(['snapshots', 'app/tests/snapshots'], out.cli))).toBe(0)
+    expect(out.stdout()).toBe([
+      'wrote app/loadrace/fs-read.yml (app/tests/snapshots/fs-read)',
+      'wrote app/loadrace/pwsh-turn.yml (app/tests/snapshots/pwsh-turn)',
+      'wrote app/loadrace/text-turn.yml (app/tests/snapshots/text-turn)',
+      'skipped orphan: no scenario of the table pins its header class "nobody"',
+      '3 scenario files written, 1 snapshot skipped',
+      'sweep them: loadrace sweep app/loadrace',
+      '',
+    ].join('\n'))
+    expect(readFileSync(join(app, 'loadrace/fs-read.yml'), 'utf8')).toContain('snapshot: ../tests/snapshots/fs-read\npinned:\n  systemPrompt: ../tests/snapshots/text-turn/system-prompt.expected.md\n  toolSchemas: ../tests/snapshots/text-turn/tool-schemas.expected.json\n  role: classmate\n')
+    expect(readFileSync(join(app, 'loadrace/text-turn.yml'), 'utf8')).not.toContain('pinned:')
+    expect(readFileSync(join(app, 'loadrace/pwsh-turn.yml'), 'utf8')).toContain('entries: ../pwsh.cordis.snapshot.yml\nsnapshot: ../tests/snapshots/pwsh-turn\nrequires:\n  commands:\n    - pwsh\nbudget: 24\n')
+
+    const member = await loadScenario(join(app, 'loadrace/fs-read.yml'))
+    expect(member.pinned).toEqual({ role: 'classmate', systemPrompt: join(app, 'tests/snapshots/text-turn/system-prompt.expected.md'), toolSchemas: join(app, 'tests/snapshots/text-turn/tool-schemas.expected.json') })
+    const cache = undefined as unknown as RunCache
+    const holds = await judgeSnapshot(member, explored('pinned prompt'), cache)
+    expect(holds).toMatchObject({ status: 'holds', matching: { interleavings: 3 }, mismatching: { interleavings: 0 } })
+    const differs = await judgeSnapshot(member, explored('another prompt'), cache)
+    expect(differs).toMatchObject({ status: 'matches-none', matching: { interleavings: 0 }, mismatching: { interleavings: 3 } })
+    expect(differs?.differs?.map(item => item.file)).toEqual(['text-turn/system-prompt.expected.md'])
+    expect(differs?.differs?.[0]?.diff).toContain('-pinned prompt\n+another prompt')
+    // A classmate that logs no header (no model turn) has nothing to differ, as in dsh's guard.
+    expect(await judgeSnapshot(member, explored(), cache)).toMatchObject({ status: 'holds' })
+  })
+
+  it('skips a scenario requiring a command that is not on PATH, and runs it where the command is', async () => {
+    const dir = await fixtureDir()
+    const app = await classSuite(dir)
+    expect(await inDir(dir.root, () => main(['snapshots', 'app/tests/snapshots'], captured().cli))).toBe(0)
+    const pwsh = await loadScenario(join(app, 'loadrace/pwsh-turn.yml'))
+    expect(pwsh.requires).toEqual({ commands: ['pwsh'], platforms: [] })
+    const absent: Scenario = { ...pwsh, requires: { commands: ['loadrace-no-such-command-7f3a'], platforms: [] } }
+    const options = { strategy: 'auto' as const, seed: '0', budget: 1, workers: 1, runner: undefined as never }
+    expect(await sweepScenario(absent, options)).toMatchObject({ verdict: 'skipped', skipped: 'it requires loadrace-no-such-command-7f3a on PATH, and it is not found there', explored: 0 })
+    // With the command on PATH the requirement is met: the sweep goes on to run it (here it fails at once, for want of a runner).
+    const present: Scenario = { ...pwsh, requires: { commands: ['node'], platforms: [] } }
+    await expect(sweepScenario(present, options)).rejects.toThrow("reading 'runOne'")
   })
 })

@@ -64,6 +64,10 @@ describe('diff-targets over the bundled scenarios', () => {
     const [pair, ...rest] = await skippedPairs(await loadScenario('scenarios/weights-distinct.yml'))
     expect(rest).toEqual([])
     expect(pair).toMatchObject({ scenario: 'weights-distinct', target: 'dsh', reason: 'the published packages implement only the canonical policy' })
+    // What the machine lacks of the scenario's requires: skips it on both targets.
+    const flake = await loadScenario('scenarios/ci-flake.yml')
+    const lacking = await skippedPairs({ ...flake, requires: { commands: ['loadrace-no-such-command-7f3a'], platforms: [] } })
+    expect(lacking.map(item => [item.target, item.reason])).toEqual(['reference', 'dsh'].map(target => [target, 'it requires loadrace-no-such-command-7f3a on PATH, and it is not found there']))
   })
 })
 

@@ -81,6 +81,29 @@ describe('a sweep in which some scenarios ran', () => {
   })
 })
 
+describe('a scenario whose requires: this machine lacks', () => {
+  const ABSENT = 'loadrace-no-such-command-7f3a'
+
+  it('is skipped with the reason everywhere, never run, and a sweep beside a passing scenario exits 0', async () => {
+    await dir.write('needs.yml', PAIR.replace('name: pair', `name: needs\nrequires: { commands: [${ABSENT}] }`))
+    await dir.write('has.yml', PAIR.replace('name: pair', `name: has\nrequires: { commands: [node], platforms: [${process.platform}] }`))
+    const result = await run(['sweep', 'needs.yml', 'has.yml', '--workers', '1', '--report', 'requires', '--goldens', 'requires-goldens'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const reason = `it requires ${ABSENT} on PATH, and it is not found there`
+    const report = await readReport(join(dir.root, 'requires'))
+    expect(report.scenarios.map(entry => [entry.name, entry.verdict, entry.passed, entry.explored])).toEqual([
+      ['has', 'deterministic', true, 2],
+      ['needs', 'skipped', undefined, 0],
+    ])
+    expect(report.scenarios[1]).toMatchObject({ skipped: reason, problems: [] })
+    expect(report.summary).toMatchObject({ scenarios: 2, passed: 1, failed: 0, skipped: 1 })
+    expect(result.stdout).toMatch(new RegExp(`^-\\s+needs\\s+skipped: ${reason}$`, 'm'))
+    expect(await read('requires', 'report.md')).toContain(`- needs (reference · canonical): ${reason}`)
+    expect(await read('requires', 'junit.xml')).toContain(`<skipped message="${reason}"/>`)
+  })
+})
+
 describe('loadrace merge', () => {
   it('carries skipped entries through, as skipped', async () => {
     for (const index of [1, 2]) {

@@ -123,7 +123,7 @@ describe('unsafe YAML', () => {
 describe('structural errors', () => {
   it('names an unknown top-level key and lists the allowed ones', async () => {
     expect(await lineOf(minimal('tolOrder: [a]\n'))).toBe(
-      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, expect)',
+      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
     )
   })
 
@@ -135,7 +135,7 @@ describe('structural errors', () => {
 
   it('says which known key or name a misspelt one is nearest to', async () => {
     expect(await lineOf(minimal('descripton: x\n'))).toBe(
-      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, expect)',
+      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
     )
     expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\nexpcet: { outcome: completed }\n')).toEqual(['expcet', 'unknown key "expcet"; did you mean "expect"?'])
     expect(await pathAndProblem(minimal('config: { tolOrder: [a] }\n'))).toEqual(['config.tolOrder', 'unknown key "tolOrder"; did you mean "toolOrder"?'])
@@ -423,6 +423,12 @@ describe('applications, environments and snapshots', () => {
     ['a scripted model in place of an entry the file does not have', 'target: dsh\napp: entries\nentries: ./cordis.yml\nmodel: { replaces: llm-deepseek, providers: [p], models: [m] }\nexpect: { outcome: completed }\n', 'model.replaces', 'unknown entry "llm-deepseek"'],
     ['a scripted model in place of an entry that imports nothing', 'target: dsh\napp: entries\nentries: ./cordis.yml\nmodel: { replaces: tool, providers: [p], models: [m] }\nexpect: { outcome: completed }\n', 'model.replaces', 'entry "tool" imports no module'],
     ['an unknown snapshot status', `target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\nexpect: { outcome: completed, snapshot: flaky }\n`, 'expect.snapshot', 'unknown snapshot status "flaky"'],
+    ['pinned files without a snapshot', `pinned: { systemPrompt: ./p.md, toolSchemas: ./t.json }\n${minimal()}`, 'pinned', 'there is no snapshot for the pinned files to judge'],
+    ['pinned files with an unknown role', `target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\npinned: { systemPrompt: ./p.md, toolSchemas: ./t.json, role: member }\nexpect: { outcome: completed }\n`, 'pinned.role', 'unknown pin role "member"'],
+    ['pinned files without the tool schemas', `target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\npinned: { systemPrompt: ./p.md }\nexpect: { outcome: completed }\n`, 'pinned.toolSchemas', 'required key is missing'],
+    ['a requirement of nothing', `requires: {}\n${minimal()}`, 'requires', 'expected a command or a platform, got {}'],
+    ['a required command with a folder', `requires: { commands: [/usr/bin/pwsh] }\n${minimal()}`, 'requires.commands[0]', 'expected a command name, got "/usr/bin/pwsh"'],
+    ['an unknown required platform', `requires: { platforms: [linx] }\n${minimal()}`, 'requires.platforms[0]', 'unknown platform "linx"; did you mean "linux"?'],
   ])('%s is one line at its field', async (_what, text, path, problem) => {
     const dir = await fixtureDir()
     await dir.write('cordis.yml', cordis)
@@ -443,5 +449,21 @@ describe('applications, environments and snapshots', () => {
     expect(unpinned.path).toBe('snapshot')
     expect(unpinned.problem).toBe(`${join(dir.root, 'snap')} has no tool-schemas.expected.json (the pinned tool schemas: this snapshot pins no header)`)
     expect(unpinned.allowed).toMatch(/^a dsh snapshot folder that pins a header/)
+  })
+
+  it('a snapshot judged by its header class\'s pin loads with the pinned files, and a pinned file that is missing is one line at its field', async () => {
+    const dir = await fixtureDir()
+    await dir.write('cordis.yml', cordis)
+    await dir.write('snap/input.json', '{ "steps": [] }')
+    await dir.write('snap/session.jsonl', '{}\n')
+    await dir.write('pin/system-prompt.expected.md', 'p\n')
+    await dir.write('pin/tool-schemas.expected.json', '{}\n')
+    const body = 'target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\npinned: { systemPrompt: ./pin/system-prompt.expected.md, toolSchemas: TOOLS }\nrequires: { commands: [pwsh], platforms: [posix] }\nexpect: { outcome: completed }\n'
+    const scenario = await loadScenario(await dir.write('member.yml', body.replace('TOOLS', './pin/tool-schemas.expected.json')))
+    expect(scenario.pinned).toEqual({ role: 'classmate', systemPrompt: join(dir.root, 'pin/system-prompt.expected.md'), toolSchemas: join(dir.root, 'pin/tool-schemas.expected.json') })
+    expect(scenario.requires).toEqual({ commands: ['pwsh'], platforms: ['posix'] })
+    const missing = await failure(await dir.write('missing.yml', body.replace('TOOLS', './pin/gone.json')))
+    expect([missing.path, missing.problem]).toEqual(['pinned.toolSchemas', `no such file: ${join(dir.root, 'pin/gone.json')}`])
+    expect(missing.allowed).toMatch(/tool-schemas\.expected\.json of the snapshot's header class's pin/)
   })
 })

@@ -5,8 +5,8 @@
  */
 import { delimiter, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { pinnedFormOf, readSnapshot, SNAPSHOT_NORMALISATIONS, snapshotEnvironment, snapshotWorkspace, SnapshotError } from '../../../harness/targets/dsh/snapshot.ts'
-import { readSuiteTable, replayConfigOf, snapshotFoldersIn } from '../../../harness/targets/dsh/snapshot-suite.ts'
+import { pinDifferences, pinnedFormOf, readSnapshot, SNAPSHOT_NORMALISATIONS, snapshotEnvironment, snapshotPins, snapshotWorkspace, SnapshotError, type SnapshotPins } from '../../../harness/targets/dsh/snapshot.ts'
+import { classPinOf, readSuiteTable, replayConfigOf, snapshotFoldersIn } from '../../../harness/targets/dsh/snapshot-suite.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
 afterAll(removeFixtureDirs)
@@ -36,10 +36,8 @@ describe('a snapshot folder', () => {
     })
   })
 
-  it('that pins no header, lacks its recorded session, or drives a step loadrace does not drive, is refused saying which file', async () => {
+  it('that lacks its recorded session, or drives a step loadrace does not drive, is refused saying which file', async () => {
     const cases: [Record<string, string | null>, RegExp][] = [
-      [{ 'tool-schemas.expected.json': null }, /has no tool-schemas\.expected\.json \(the pinned tool schemas: this snapshot pins no header\)$/],
-      [{ 'system-prompt.expected.md': null }, /has no system-prompt\.expected\.md/],
       [{ 'session.jsonl': null }, /has no session\.jsonl \(the recorded session the replay model serves\)$/],
       [{ 'input.json': '{ "steps": [{ "op": "waitForFile" }] }' }, /input\.json: step 1 is "waitForFile", which loadrace does not drive \(it drives initialize, newSession, prompt, promptContent\)$/],
       [{ 'input.json': 'not json' }, /input\.json is not JSON/],
@@ -50,6 +48,17 @@ describe('a snapshot folder', () => {
       expect(() => readSnapshot(dir)).toThrow(message)
     }
     expect(() => readSnapshot('/nowhere/snap')).toThrow('no snapshot folder at /nowhere/snap')
+  })
+
+  it('that pins no header of its own is read, and judged only against pinned files named for it', async () => {
+    for (const [missing, message] of [['tool-schemas.expected.json', /has no tool-schemas\.expected\.json \(the pinned tool schemas: this snapshot pins no header\)$/], ['system-prompt.expected.md', /has no system-prompt\.expected\.md/]] as const) {
+      const dir = await snapshotFolder({ [missing]: null })
+      expect(readSnapshot(dir).pinned).not.toHaveProperty(missing === 'tool-schemas.expected.json' ? 'toolSchemas' : 'systemPrompt')
+      expect(() => snapshotPins(dir)).toThrow(message)
+    }
+    const own = await snapshotFolder()
+    expect(snapshotPins(own)).toEqual({ role: 'pin', toolSchemas: { path: join(own, 'tool-schemas.expected.json'), text: '{}\n' }, systemPrompt: { path: join(own, 'system-prompt.expected.md'), text: 'prompt\n' } })
+    expect(() => snapshotPins(own, { role: 'classmate', toolSchemas: join(own, 'gone.json'), systemPrompt: join(own, 'system-prompt.expected.md') })).toThrow(`no pinned tool schemas at ${join(own, 'gone.json')}`)
   })
 
   it('gets the variables dsh\'s snapshot harness sets: replay mode, the recorded files, and every root inside the interleaving\'s folder', async () => {
@@ -103,7 +112,74 @@ describe('the pinned form of a session log', () => {
   })
 })
 
+describe('a session log held to pinned files', () => {
+  const tools = [{ name: 'read', description: 'reads', parameters: {} }]
+  const pins = (role: 'pin' | 'classmate', systemPrompt: string): SnapshotPins => ({
+    role,
+    systemPrompt: { path: '/s/pin/system-prompt.expected.md', text: systemPrompt },
+    toolSchemas: { path: '/s/pin/tool-schemas.expected.json', text: `${JSON.stringify({ initial: tools, changes: [] }, null, 2)}\n` },
+  })
+
+  it('as a classmate: every header it logs must be the pin\'s first, and a log without one has nothing to differ', () => {
+    expect(pinDifferences([header('prompt', tools), { type: 'turn/start' }, header('prompt', tools)], pins('classmate', 'prompt\n'))).toEqual([])
+    expect(pinDifferences([], pins('classmate', 'prompt\n'))).toEqual([])
+    // Only the pin's first header counts for a classmate: later ones are the pin's own changes.
+    expect(pinDifferences([header('prompt', tools)], pins('classmate', 'prompt\n\n<!-- request/header change 1 -->\n\nlater\n'))).toEqual([])
+    expect(pinDifferences([header('prompt', tools), header('other', tools)], pins('classmate', 'prompt\n'))).toEqual([{ file: 'systemPrompt', pinned: 'prompt\n', logged: 'other\n' }])
+    const moreTools = [...tools, { name: 'write', description: 'writes', parameters: {} }]
+    expect(pinDifferences([header('prompt', moreTools)], pins('classmate', 'prompt\n')).map(item => item.file)).toEqual(['toolSchemas'])
+  })
+
+  it('as a pin: its headers, written out as dsh writes them, must give the files whole', () => {
+    expect(pinDifferences([header('prompt', tools)], pins('pin', 'prompt\n'))).toEqual([])
+    expect(pinDifferences([header('prompt', tools), header('prompt', tools)], pins('pin', 'prompt\n')).map(item => item.file)).toEqual(['toolSchemas', 'systemPrompt'])
+    expect(pinDifferences([], pins('pin', 'prompt\n')).map(item => item.file)).toEqual(['toolSchemas', 'systemPrompt'])
+  })
+})
+
 describe('the suite\'s scenario table', () => {
+  it('says each snapshot\'s header class, its pin and the sources it borrows, and its run conditions as requirements', async () => {
+    const dir = await fixtureDir()
+    const table = await dir.write('tests/acp.snapshot.ts', `export const SCENARIOS = [
+  { name: 'text-turn', hasModelTurn: true, pinsHeader: true },
+  { name: 'fs-read', hasModelTurn: true },
+  {
+    name: 'pwsh-tool-turn',
+    pinsHeader: true, // the bundle's } is not the entry's end, and a comment's posixOnly: true is no condition
+    headerClass: 'pwsh',
+    pwshOnly: true,
+  },
+  { name: 'sandboxed', headerClass: 'sandbox', posixOnly: true, pwshOnly: true },
+  { name: 'escalation', headerClass: 'sandbox', pinsHeader: true, systemPromptSource: 'text-turn', toolSchemasSource: 'text-turn' },
+  { name: 'gpu-turn', gpuOnly: true },
+  { name: 'orphan', headerClass: 'nobody' },
+]
+`)
+    const entries = readSuiteTable(table)
+    expect(entries.get('fs-read')).toEqual({ name: 'fs-read', env: {} })
+    expect(entries.get('pwsh-tool-turn')).toEqual({ name: 'pwsh-tool-turn', env: {}, headerClass: 'pwsh', pinsHeader: true, requires: { commands: ['pwsh'], platforms: [] } })
+    expect(entries.get('sandboxed')).toEqual({ name: 'sandboxed', env: {}, headerClass: 'sandbox', requires: { commands: ['pwsh'], platforms: ['posix'] } })
+    expect(entries.get('escalation')).toMatchObject({ headerClass: 'sandbox', pinsHeader: true, systemPromptSource: 'text-turn', toolSchemasSource: 'text-turn' })
+    expect(entries.get('gpu-turn')).toEqual({ name: 'gpu-turn', env: {}, unknownConditions: ['gpuOnly'] })
+
+    const snapshots = join(dir.root, 'tests/snapshots')
+    for (const name of ['text-turn', 'pwsh-tool-turn']) {
+      await dir.write(`tests/snapshots/${name}/system-prompt.expected.md`, 'p\n')
+      await dir.write(`tests/snapshots/${name}/tool-schemas.expected.json`, '{}\n')
+    }
+    const own = (name: string, file: string) => join(snapshots, name, file)
+    expect(classPinOf('fs-read', entries, snapshots)).toEqual({ headerClass: 'default', pin: 'text-turn', role: 'classmate', systemPrompt: own('text-turn', 'system-prompt.expected.md'), toolSchemas: own('text-turn', 'tool-schemas.expected.json') })
+    expect(classPinOf('text-turn', entries, snapshots)).toMatchObject({ pin: 'text-turn', role: 'pin' })
+    // The sandbox class is pinned by escalation, whose files are text-turn's.
+    expect(classPinOf('sandboxed', entries, snapshots)).toEqual({ headerClass: 'sandbox', pin: 'escalation', role: 'classmate', systemPrompt: own('text-turn', 'system-prompt.expected.md'), toolSchemas: own('text-turn', 'tool-schemas.expected.json') })
+    expect(classPinOf('escalation', entries, snapshots)).toMatchObject({ pin: 'escalation', role: 'pin', systemPrompt: own('text-turn', 'system-prompt.expected.md') })
+    expect(classPinOf('orphan', entries, snapshots)).toEqual({ problem: 'no scenario of the table pins its header class "nobody"' })
+    const twice = new Map([...entries, ['rival', { name: 'rival', env: {}, pinsHeader: true as const }]])
+    expect(classPinOf('fs-read', twice, snapshots)).toEqual({ problem: 'its header class "default" is pinned by both text-turn and rival' })
+    const unpinned = new Map([...entries, ['lost', { name: 'lost', env: {}, headerClass: 'lost', pinsHeader: true as const }]])
+    expect(classPinOf('lost', unpinned, snapshots)).toEqual({ problem: `the pin of its header class "lost" (lost) has no ${own('lost', 'system-prompt.expected.md')}` })
+  })
+
   it('names the live configuration and the variables of each snapshot it lists, from the table\'s text', async () => {
     const dir = await fixtureDir()
     const table = await dir.write('tests/acp.snapshot.ts', `import { fileURLToPath } from 'node:url'
@@ -122,7 +198,7 @@ export const SCENARIOS = [
 ]
 `)
     const entries = readSuiteTable(table)
-    expect(entries.get('text-turn')).toEqual({ name: 'text-turn', env: {} })
+    expect(entries.get('text-turn')).toEqual({ name: 'text-turn', env: {}, pinsHeader: true })
     expect(entries.get('pty-tools')).toEqual({ name: 'pty-tools', config: join(dir.root, 'pty.cordis.yml'), env: { DSH_PERMISSION_MODE: 'read-only', NOTE: 'a } in a string' } })
     expect(entries.get('long-one')?.config).toBe(join(dir.root, 'tests/fixtures/long.cordis.yml'))
     expect(replayConfigOf('/x/pty.cordis.yml')).toBe('/x/pty.cordis.snapshot.yml')
