@@ -11,12 +11,17 @@ import { OperationPool } from './operations.ts'
 import { quiesce } from './quiescence.ts'
 import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
-import type { WaitControl } from './settle.ts'
+import { waitAtMost, type WaitControl } from './settle.ts'
 import { runInSut, type SutHost } from './sut-context.ts'
 import { DroppedApplies } from './dropped-applies.ts'
 import { CrashWatch } from './crashes.ts'
 import { OutputCapture, type SystemOutput } from './output-capture.ts'
 import { disposeAll } from './teardown.ts'
+import { RealIo } from './real-io.ts'
+import { wallNow } from './real-clock.ts'
+import { entryLabel } from '../scenario/entry-labels.js'
+import './system-clocks.ts'
+import './worker-threads.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
 import type { System } from '../system/system.ts'
@@ -26,6 +31,12 @@ import type { Outcome } from '../verdict/outcome.ts'
 
 /** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
 export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
+
+/**
+ * How long teardown waits for the disposal of the interleaving's contexts
+ * (their `dispose` listeners) before it ends the real I/O left open anyway.
+ */
+export const DISPOSE_WAIT_MS = 5_000
 
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
@@ -95,6 +106,8 @@ export interface Interleaving {
   readonly loadErrors: string[]
   /** The process's handles and requests before the system ran: what quiescence does not wait for. */
   readonly baseline: ResourceBaseline
+  /** The child processes, pipes, sockets, servers, watchers and threads the system opened (see `real-io.ts`). */
+  readonly realIo: RealIo
   /** Cordis status events seen: progress that quiescence counts. */
   statusChanges: number
   /** The base composition, once mounted. */
@@ -134,13 +147,14 @@ function logText(message: Message, system: System): string {
 
 /** Starts an interleaving on `system`: a fresh root context whose logged errors are recorded, and the sandbox that holds its timers. */
 export function openInterleaving(scenario: Scenario, target: Target, system: System, schedule: Schedule, options: InterleavingOptions): Interleaving {
-  const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? defaultTimeoutOf(scenario))
+  const deadline = wallNow() + (options.timeoutMs ?? scenario.timeout ?? defaultTimeoutOf(scenario))
   const classes = scheduledClasses(system)
   const stackTraceLimit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   const sandbox = new Sandbox()
   const root = new system.cordis.Context()
-  const pool = new OperationPool()
+  const realIo = new RealIo()
+  const pool = new OperationPool(() => realIo.isOpen())
   const loadErrors: string[] = []
   root.logger.exporter({
     export: (message) => {
@@ -152,6 +166,8 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
     timerCreated: (timer, chain) => pool.timerCreated(timer, chain),
     immediateQueued: () => pool.immediateQueued(),
     applyReturned: (promise, chain) => dropped.add(promise, chain),
+    realIoOpened: opened => realIo.add(opened),
+    clockReading: chain => pool.clockReading(chain),
   }
   let endEarly!: { crashed(): void, failed(error: unknown): void }
   const endedEarly = new Promise<void>((resolve, reject) => { endEarly = { crashed: resolve, failed: reject } })
@@ -172,7 +188,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
   const run: Interleaving = {
     scenario, target, system, classes, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
-    baseline, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, endedEarly,
+    baseline, realIo, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, endedEarly,
   }
   root.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
@@ -198,8 +214,20 @@ export function settle(run: Interleaving): Promise<boolean> {
   return quiesce({
     progress: () => run.pool.version + run.statusChanges,
     immediates: () => run.pool.immediates,
-    busy: () => run.pool.isFiring() || ioInFlight(run.baseline),
+    busy: () => run.pool.isFiring() || ioInFlight(run.baseline) || childAwaited(run),
   }, run.deadline).then(quiet => run.stopped ? never() : quiet)
+}
+
+/**
+ * Whether the system awaits a child process: one an entry whose work has not
+ * settled started, still running — unless a held timer may fire now, which
+ * the entry may be waiting for instead (the real-time floor of
+ * `operations.ts` keeps it from firing before the child could answer).
+ */
+function childAwaited(run: Interleaving): boolean {
+  if (!run.realIo.isOpen() || run.pool.timerMayFire()) return false
+  const unsettled = new Set([...unsettledEntries(run.loader).map(entryLabel), ...run.dropped.unsettled()])
+  return run.realIo.childAwaited(chain => unsettled.has(chain))
 }
 
 /** What `settleOrStuck` needs to wait on this interleaving. */
@@ -249,14 +277,21 @@ export function finish(run: Interleaving, observation: Observation | undefined, 
   return result
 }
 
-/** Ends the interleaving: held timers dropped first, then every context disposed. */
-export function closeInterleaving(run: Interleaving): void {
+/**
+ * Ends the interleaving: held timers dropped first, then every context
+ * disposed and its `dispose` listeners awaited, then every child process the
+ * system left running killed and reaped and every handle it left open
+ * closed — all before the next interleaving starts.
+ */
+export async function closeInterleaving(run: Interleaving): Promise<void> {
   run.pool.close()
   // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
-  // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
+  // (A timer a disposer starts runs as the system set it: the pool no longer holds it.)
   run.sandbox.dispose()
   // In the system's scope: what its disposers print after the capture ends is dropped, never printed.
-  inSystem(run, () => disposeAll(run.root))
+  await waitAtMost(inSystem(run, () => disposeAll(run.root)), DISPOSE_WAIT_MS)
+  const left = await run.realIo.end()
+  if (left.length > 0) process.stderr.write(`loadrace: an interleaving of ${run.scenario.name} left ${left.join(', ')} open after teardown\n`)
   run.output.dispose()
   run.crashWatch.dispose()
   Error.stackTraceLimit = run.stackTraceLimit

@@ -1,6 +1,7 @@
 import { pause } from './quiescence.ts'
 import type { OperationPool } from './operations.ts'
 import { nothingCanWake, type ResourceBaseline } from './resources.ts'
+import { wallNow } from './real-clock.ts'
 import { harnessTimers } from './sandbox.ts'
 
 export type Settled<T> =
@@ -9,7 +10,7 @@ export type Settled<T> =
   | { kind: 'stuck', reason: 'no-progress' | 'timeout' }
 
 /** Waits up to `ms` for `promise`, clearing its own timer so it never counts as a live resource afterwards. */
-function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+export function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = harnessTimers.setTimeout(resolve, ms)
     const done = () => {
@@ -74,7 +75,7 @@ export async function settleOrStuck<T>(promise: Promise<T>, control: WaitControl
       restingSince = undefined
       continue
     }
-    const now = Date.now()
+    const now = wallNow()
     if (nothingCanWake(baseline, pool.heldLiveTimers())) {
       restingSince ??= now
       if (now - restingSince >= STUCK_AFTER_MS) return { kind: 'stuck', reason: 'no-progress' }
