@@ -89,6 +89,9 @@ export function threadStarted(thread: Thread): { exited(): void } {
   }
 }
 
+/** What an entry that has not settled may be waiting for until it ends: a child process, its pipes, a thread. */
+const AWAITED_TYPES = new Set(['PROCESSWRAP', 'PIPEWRAP', 'WORKER'])
+
 function isProcess(opened: Opened): boolean {
   return opened.type === 'PROCESSWRAP'
 }
@@ -143,12 +146,12 @@ export class RealIo {
   }
 
   /**
-   * Whether a child process the system awaits is running, or its pipes are
-   * still open: opened by a chain for which `unsettled` holds (its work has
-   * not settled).
+   * Whether a child process or thread the system awaits is running, or a
+   * child's pipes are still open: opened by a chain for which `unsettled`
+   * holds (its work has not settled).
    */
   childAwaited(unsettled: (chain: string) => boolean): boolean {
-    return this.live().some(opened => (isProcess(opened) || opened.type === 'PIPEWRAP') && unsettled(opened.chain))
+    return this.live().some(opened => AWAITED_TYPES.has(opened.type) && unsettled(opened.chain))
   }
 
   /**

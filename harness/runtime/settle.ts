@@ -38,6 +38,8 @@ export interface WaitControl {
   /** Settles to quiescence; false when the deadline passed first. */
   quiesce(): Promise<boolean>
   deadline: number
+  /** Whether real I/O the system started is open (`real-io.ts`): an answer may still wake it. */
+  realIoOpen(): boolean
 }
 
 /**
@@ -45,7 +47,8 @@ export interface WaitControl {
  * the promise is still unsettled, time advances: the held timer due first is
  * released (the system can only be waiting for one of them). With no timer
  * held, when nothing can wake the system for {@link STUCK_AFTER_MS} (no
- * request in flight, no handle beyond the interleaving's baseline), nothing
+ * request in flight, no handle beyond the interleaving's baseline, no real
+ * I/O the system started still open), nothing
  * can ever settle the promise (`no-progress`), as when repeating timers spin
  * {@link SPIN_LIMIT} times without anything else happening; otherwise it
  * waits until `deadline` (`timeout`).
@@ -76,7 +79,7 @@ export async function settleOrStuck<T>(promise: Promise<T>, control: WaitControl
       continue
     }
     const now = wallNow()
-    if (nothingCanWake(baseline, pool.heldLiveTimers())) {
+    if (!control.realIoOpen() && nothingCanWake(baseline, pool.heldLiveTimers())) {
       restingSince ??= now
       if (now - restingSince >= STUCK_AFTER_MS) return { kind: 'stuck', reason: 'no-progress' }
     } else {
