@@ -35,6 +35,8 @@ export const CLOSE_WAIT_MS = 2_000
 /** The parts of a native handle teardown uses. */
 interface NativeHandle {
   pid?: number
+  /** The file descriptor of a stream handle. */
+  fd?: number
   kill?(signal: number): number
   close?(callback?: () => void): void
 }
@@ -92,6 +94,12 @@ export function threadStarted(thread: Thread): { exited(): void } {
 /** What an entry that has not settled may be waiting for until it ends: a child process, its pipes, a thread. */
 const AWAITED_TYPES = new Set(['PROCESSWRAP', 'PIPEWRAP', 'WORKER'])
 
+/** The process's own standard input or output, first touched by the system's code: the process's, not the system's. */
+function isStdio(opened: Opened): boolean {
+  const fd = opened.handle?.fd
+  return typeof fd === 'number' && fd >= 0 && fd <= 2
+}
+
 function isProcess(opened: Opened): boolean {
   return opened.type === 'PROCESSWRAP'
 }
@@ -136,7 +144,7 @@ export class RealIo {
   }
 
   private live(): Opened[] {
-    for (let i = this.opened.length - 1; i >= 0; i--) if (this.opened[i]!.closed) this.opened.splice(i, 1)
+    for (let i = this.opened.length - 1; i >= 0; i--) if (this.opened[i]!.closed || isStdio(this.opened[i]!)) this.opened.splice(i, 1)
     return this.opened
   }
 

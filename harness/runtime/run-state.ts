@@ -232,7 +232,7 @@ function childAwaited(run: Interleaving): boolean {
 
 /** What `settleOrStuck` needs to wait on this interleaving. */
 export function waitControl(run: Interleaving): WaitControl {
-  return { pool: run.pool, baseline: run.baseline, deadline: run.deadline, quiesce: () => settle(run) }
+  return { pool: run.pool, baseline: run.baseline, deadline: run.deadline, quiesce: () => settle(run), realIoOpen: () => run.realIo.isOpen() }
 }
 
 /** Loader entries whose import or plugin fiber has not settled (what a stuck boot waits for). */
