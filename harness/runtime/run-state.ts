@@ -77,6 +77,8 @@ export interface InterleavingResult {
   contributions: Contributions
   /** What the system printed (not part of the compared bytes); absent when it printed nothing. */
   output?: SystemOutput
+  /** Set when a wait for quiescence ran into the per-interleaving timeout: something kept the system busy that long. */
+  waitedOut?: true
 }
 
 /**
@@ -127,6 +129,8 @@ export interface Interleaving {
   readonly output: OutputCapture
   /** The system's crash, once it crashed, with the errors it had logged by then. */
   crash?: { crash: Crash, loadErrors: string[] }
+  /** Set once a wait for quiescence ran into the deadline. */
+  waitedOut: boolean
   /** Set once the interleaving ended before its phases did (a crash, or loadrace's own uncaught error): the phases wait forever. */
   stopped: boolean
   /**
@@ -188,7 +192,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
   const run: Interleaving = {
     scenario, target, system, classes, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
-    baseline, realIo, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, endedEarly,
+    baseline, realIo, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, waitedOut: false, endedEarly,
   }
   root.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
@@ -215,7 +219,10 @@ export function settle(run: Interleaving): Promise<boolean> {
     progress: () => run.pool.version + run.statusChanges,
     immediates: () => run.pool.immediates,
     busy: () => run.pool.isFiring() || ioInFlight(run.baseline) || childAwaited(run),
-  }, run.deadline).then(quiet => run.stopped ? never() : quiet)
+  }, run.deadline).then((quiet) => {
+    if (!quiet) run.waitedOut = true
+    return run.stopped ? never() : quiet
+  })
 }
 
 /**
@@ -272,6 +279,7 @@ export function finish(run: Interleaving, observation: Observation | undefined, 
     hash,
     contributions: run.contributions?.read() ?? { tools: [], sections: [] },
     ...output === undefined ? {} : { output },
+    ...run.waitedOut ? { waitedOut: true as const } : {},
   }
   run.options.onPhase?.('projection')
   return result

@@ -53,9 +53,13 @@ describe('a long-lived helper server is part of the system until teardown', () =
     const scenario = await loadScenario(await realIoScenario(dir, 'server', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
     const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
-    const result = await runInterleaving(scenario, referenceTarget, ['tool-fast', 'helper-server'])
-    expect(result.projection.outcome).toBe('completed')
-    expect(result.json).toContain('"ready"')
+    for (const schedule of [['tool-fast', 'helper-server'], ['helper-server', 'tool-fast']]) {
+      const result = await runInterleaving(scenario, referenceTarget, schedule)
+      expect(result.projection.outcome).toBe('completed')
+      expect(result.json).toContain('"ready"')
+      // No wait ran into the timeout: the helper, up and idle, kept nothing waiting.
+      expect(result.waitedOut).toBeUndefined()
+    }
     const { started, disposed } = helperMarks(marks)
     expect(started.length).toBeGreaterThanOrEqual(3)
     expect(disposed).toEqual(started)
