@@ -51,15 +51,16 @@ describe('helpers end with their interleaving', () => {
   })
 
   for (const workers of ['1', '2']) {
-    it(`an interrupted loadrace sweep --workers ${workers} (SIGINT) leaves no helper alive`, async () => {
+    it(`a loadrace sweep --workers ${workers} interrupted as Ctrl-C does (SIGINT to its process group) leaves no helper alive`, async () => {
       const marks = await marksDir()
       // The helper never says ready: each interleaving runs into its 4 s wait, long enough to be interrupted in.
       const file = await realIoScenario(dir, `interrupted-${workers}`, 'helper-server', JSON.stringify({ marks, silent: true }))
-      const sweep = spawn(process.execPath, [BIN, 'sweep', file, '--workers', workers, '--report', join(marks, '..', `${workers}-r`), '--goldens', join(marks, '..', `${workers}-g`)], { cwd: dir.root, stdio: 'ignore' })
+      const sweep = spawn(process.execPath, [BIN, 'sweep', file, '--workers', workers, '--report', join(marks, '..', `${workers}-r`), '--goldens', join(marks, '..', `${workers}-g`)], { cwd: dir.root, stdio: 'ignore', detached: true })
       const exited = once(sweep, 'exit')
       const until = Date.now() + 60_000
       while (helperMarks(marks).started.length === 0 && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 20))
-      sweep.kill('SIGINT')
+      // The whole group, as a terminal's Ctrl-C: worker processes get it too, in the middle of an interleaving.
+      process.kill(-sweep.pid!, 'SIGINT')
       await exited
       const { started } = helperMarks(marks)
       expect(started.length).toBeGreaterThan(0)
