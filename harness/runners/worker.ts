@@ -10,6 +10,7 @@ import type { Scenario } from '../scenario/types.ts'
 import { runRecord, type RunRecord } from './runner.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
+import { killEverything } from '../runtime/real-io.ts'
 
 /** The channel to the pool: the process's IPC channel. */
 interface Port {
@@ -24,6 +25,18 @@ function processPort(): Port {
 }
 
 const port: Port = processPort()
+
+/**
+ * Ended by the pool (SIGTERM) or interrupted with the sweep (SIGINT): the
+ * child processes the system started die with the worker, not after it.
+ */
+const exit = process.exit.bind(process)
+for (const [name, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  process.on(name, () => {
+    killEverything()
+    exit(code)
+  })
+}
 const settings = JSON.parse(process.env.LOADRACE_WORKER ?? '{}') as WorkerSettings
 
 /** Loaded scenario files, by path: each file is imported once per process. */

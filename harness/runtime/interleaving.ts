@@ -26,6 +26,6 @@ export async function runInterleaving(scenario: Scenario, target: Target, schedu
     // The system's crash ends the interleaving where it happened (see crashes.ts).
     return await Promise.race([phases, run.endedEarly]) ?? finish(run, undefined, null)
   } finally {
-    closeInterleaving(run)
+    await closeInterleaving(run)
   }
 }

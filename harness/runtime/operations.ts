@@ -14,6 +14,10 @@ import { fireSoon, holdTimer, type HeldTimer } from './held-timers.ts'
 import { timerLabel } from '../space/space.ts'
 import type { SutHost } from './sut-context.ts'
 import { VirtualClock, type VirtualTime } from './virtual-clock.ts'
+import { realNow } from './real-clock.ts'
+
+/** How far held time moves on each read of a clock: a loop waiting for time to pass still ends. */
+export const CLOCK_READ_STEP_MS = 0.001
 
 /** What a held operation settles with once released. */
 export type Settlement<T> =
@@ -42,6 +46,8 @@ interface HeldTimerOp {
   seq: number
   /** How many recorded releases had happened when the timer could first fire without contradicting a deadline. */
   enabledAt: number | undefined
+  /** When the system set it up, in real ms (`realNow`). */
+  setAt: number
 }
 
 type Held = HeldPromise | HeldTimerOp
@@ -59,11 +65,24 @@ export class OperationPool implements SutHost {
   private readonly firing = new Set<HeldTimer>()
   private heldTimers = 0
   private closed = false
+  /** Held time at the latest release (ms): the earliest time consistent with every release so far. */
+  private heldTime = 0
+  /** Clock reads per chain: a chain's reads are its own code's, in the same number whatever ran before it. */
+  private readonly reads = new Map<string, number>()
   /** Bumped on every request, release and timer callback; quiescence watches it for progress. */
   version = 0
   /** Immediates the system queued. */
   immediates = 0
   phase: Phase = 'boot'
+
+  /**
+   * `realIoOpen`: whether a child process, pipe, socket, server, watcher or
+   * thread the system started is open (see `real-io.ts`). While one is, a
+   * held timer is released no sooner than its delay of real time after the
+   * system set it up: a timeout never fires earlier, relative to the real
+   * I/O it guards, than it could without loadrace.
+   */
+  constructor(private readonly realIoOpen: () => boolean = () => false) {}
 
   /**
    * Registers `label` as pending and returns a promise that settles only after
@@ -106,7 +125,7 @@ export class OperationPool implements SutHost {
   private holdTimerOp(resource: object, timer: HeldTimer, chain: string, due: VirtualTime, repeat: boolean): void {
     const k = (this.timerCounts.get(chain) ?? 0) + 1
     this.timerCounts.set(chain, k)
-    this.held.set(timerLabel(chain, k), { kind: 'timer', timer, resource, due, repeat, seq: this.timerSeq++, enabledAt: undefined })
+    this.held.set(timerLabel(chain, k), { kind: 'timer', timer, resource, due, repeat, seq: this.timerSeq++, enabledAt: undefined, setAt: realNow() })
     this.heldTimers++
     this.version++
   }
@@ -186,7 +205,37 @@ export class OperationPool implements SutHost {
   canRelease(label: string): boolean {
     if (!this.isPending(label)) return false
     const op = this.held.get(label)!
-    return op.kind === 'promise' || this.clock.canFire(op.due, this.otherDues(label))
+    return op.kind === 'promise' || (this.realTimeAllows(op) && this.clock.canFire(op.due, this.otherDues(label)))
+  }
+
+  /** With real I/O open, whether the timer's delay has passed in real time since it was set up. */
+  private realTimeAllows(op: HeldTimerOp): boolean {
+    return realNow() - op.setAt >= op.timer.delay || !this.realIoOpen()
+  }
+
+  /** Whether some held timer may be released now. */
+  timerMayFire(): boolean {
+    if (!this.hasHeldTimers()) return false
+    for (const [label, op] of this.held) if (op.kind === 'timer' && this.canRelease(label)) return true
+    return false
+  }
+
+  /**
+   * The held time `chain`'s code reads now (ms): the earliest time of the
+   * latest release consistent with every release so far, which a replay of
+   * the same schedule reaches again, plus {@link CLOCK_READ_STEP_MS} per read
+   * the chain has made.
+   */
+  clockReading(chain: string): number {
+    const reads = (this.reads.get(chain) ?? 0) + 1
+    this.reads.set(chain, reads)
+    return this.heldTime + reads * CLOCK_READ_STEP_MS
+  }
+
+  /** Moves held time to the latest release. */
+  private advanceHeldTime(): void {
+    const [time] = this.clock.earliest([this.clock.now()])
+    if (time !== undefined && time > this.heldTime) this.heldTime = time
   }
 
   /** Whether `label` is a later firing of an interval (left held by the scheduler's fallback). */
@@ -260,6 +309,7 @@ export class OperationPool implements SutHost {
       return
     }
     this.clock.fire(op.due, this.otherDues(label))
+    this.advanceHeldTime()
     this.firing.add(op.timer)
     fireSoon(op.resource)
   }

@@ -7,6 +7,7 @@
  * yet are waited for. The system is at rest after a macrotask turn in which
  * nothing progressed and nothing is in flight.
  */
+import { wallNow } from './real-clock.ts'
 import { harnessTimers } from './sandbox.ts'
 
 const immediate = globalThis.setImmediate
@@ -56,7 +57,7 @@ export async function quiesce(activity: Activity, deadline: number): Promise<boo
     } else {
       immediateOnly = 0
     }
-    if (Date.now() >= deadline) return false
+    if (wallNow() >= deadline) return false
     // Waiting for I/O or a released timer: sleep briefly instead of spinning through turns.
     if (inFlight) await pause(1)
   }

@@ -5,7 +5,8 @@
  * (`thread-pool.ts`: zlib steps, crypto jobs); child processes and their pipes finish when the child does;
  * other long-lived handles (timers, sockets, servers) may wake work later.
  *
- * Quiescence waits for the first two kinds (`ioInFlight`). A run whose work
+ * Quiescence waits for the first kind (`ioInFlight`); for a child process, as
+ * long as the system awaits it (`real-io.ts`). A run whose work
  * is unsettled while nothing at all can wake it (`nothingCanWake`: no request
  * in flight and no handle beyond the interleaving's baseline, held timers not
  * counted — they fire only when the scheduler releases them) is stuck, and
@@ -19,11 +20,6 @@ export type ResourceBaseline = ReadonlyMap<string, number>
 /** A one-shot request (`FSReqPromise`, `FSReqCallback`, `GetAddrInfoReqWrap`, `ConnectWrap`, `WriteWrap`, `ShutdownWrap`, `CloseReq`, …). */
 function isRequest(kind: string): boolean {
   return /Req|^ConnectWrap$|^WriteWrap$|^ShutdownWrap$|^SendWrap$/.test(kind)
-}
-
-/** A child process, or a pipe to one: work that ends when the child does. */
-function isChildProcess(kind: string): boolean {
-  return kind === 'ProcessWrap' || kind === 'PipeWrap'
 }
 
 function countResources(): Map<string, number> {
@@ -43,11 +39,11 @@ export function resourceBaseline(): ResourceBaseline {
   return countResources()
 }
 
-/** Whether I/O the system started is still in flight: a request beyond the baseline, or a child process (or its pipes) still running. */
+/** Whether a one-shot request the system started is still in flight: a request beyond the baseline, or thread-pool work. */
 export function ioInFlight(baseline: ResourceBaseline): boolean {
   if (threadPoolWorkInFlight()) return true
   for (const [kind, count] of countResources()) {
-    if ((isRequest(kind) || isChildProcess(kind)) && count > (baseline.get(kind) ?? 0)) return true
+    if (isRequest(kind) && count > (baseline.get(kind) ?? 0)) return true
   }
   return false
 }

@@ -11,12 +11,17 @@ import { OperationPool } from './operations.ts'
 import { quiesce } from './quiescence.ts'
 import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
-import type { WaitControl } from './settle.ts'
+import { waitAtMost, type WaitControl } from './settle.ts'
 import { runInSut, type SutHost } from './sut-context.ts'
 import { DroppedApplies } from './dropped-applies.ts'
 import { CrashWatch } from './crashes.ts'
 import { OutputCapture, type SystemOutput } from './output-capture.ts'
 import { disposeAll } from './teardown.ts'
+import { RealIo } from './real-io.ts'
+import { wallNow } from './real-clock.ts'
+import { entryLabel } from '../scenario/entry-labels.js'
+import './system-clocks.ts'
+import './worker-threads.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
 import type { System } from '../system/system.ts'
@@ -26,6 +31,12 @@ import type { Outcome } from '../verdict/outcome.ts'
 
 /** The parts of an interleaving, in order: fresh context, base composition and scheduled loader; the scheduled boot; the turns; the projection; the teardown. */
 export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'teardown'
+
+/**
+ * How long teardown waits for the disposal of the interleaving's contexts
+ * (their `dispose` listeners) before it ends the real I/O left open anyway.
+ */
+export const DISPOSE_WAIT_MS = 5_000
 
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
@@ -66,6 +77,8 @@ export interface InterleavingResult {
   contributions: Contributions
   /** What the system printed (not part of the compared bytes); absent when it printed nothing. */
   output?: SystemOutput
+  /** Set when a wait for quiescence ran into the per-interleaving timeout: something kept the system busy that long. */
+  waitedOut?: true
 }
 
 /**
@@ -95,6 +108,8 @@ export interface Interleaving {
   readonly loadErrors: string[]
   /** The process's handles and requests before the system ran: what quiescence does not wait for. */
   readonly baseline: ResourceBaseline
+  /** The child processes, pipes, sockets, servers, watchers and threads the system opened (see `real-io.ts`). */
+  readonly realIo: RealIo
   /** Cordis status events seen: progress that quiescence counts. */
   statusChanges: number
   /** The base composition, once mounted. */
@@ -114,6 +129,8 @@ export interface Interleaving {
   readonly output: OutputCapture
   /** The system's crash, once it crashed, with the errors it had logged by then. */
   crash?: { crash: Crash, loadErrors: string[] }
+  /** Set once a wait for quiescence ran into the deadline. */
+  waitedOut: boolean
   /** Set once the interleaving ended before its phases did (a crash, or loadrace's own uncaught error): the phases wait forever. */
   stopped: boolean
   /**
@@ -134,13 +151,14 @@ function logText(message: Message, system: System): string {
 
 /** Starts an interleaving on `system`: a fresh root context whose logged errors are recorded, and the sandbox that holds its timers. */
 export function openInterleaving(scenario: Scenario, target: Target, system: System, schedule: Schedule, options: InterleavingOptions): Interleaving {
-  const deadline = Date.now() + (options.timeoutMs ?? scenario.timeout ?? defaultTimeoutOf(scenario))
+  const deadline = wallNow() + (options.timeoutMs ?? scenario.timeout ?? defaultTimeoutOf(scenario))
   const classes = scheduledClasses(system)
   const stackTraceLimit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   const sandbox = new Sandbox()
   const root = new system.cordis.Context()
-  const pool = new OperationPool()
+  const realIo = new RealIo()
+  const pool = new OperationPool(() => realIo.isOpen())
   const loadErrors: string[] = []
   root.logger.exporter({
     export: (message) => {
@@ -152,6 +170,8 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
     timerCreated: (timer, chain) => pool.timerCreated(timer, chain),
     immediateQueued: () => pool.immediateQueued(),
     applyReturned: (promise, chain) => dropped.add(promise, chain),
+    realIoOpened: opened => realIo.add(opened),
+    clockReading: chain => pool.clockReading(chain),
   }
   let endEarly!: { crashed(): void, failed(error: unknown): void }
   const endedEarly = new Promise<void>((resolve, reject) => { endEarly = { crashed: resolve, failed: reject } })
@@ -172,7 +192,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
   const run: Interleaving = {
     scenario, target, system, classes, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
-    baseline, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, endedEarly,
+    baseline, realIo, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, waitedOut: false, endedEarly,
   }
   root.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
@@ -198,13 +218,28 @@ export function settle(run: Interleaving): Promise<boolean> {
   return quiesce({
     progress: () => run.pool.version + run.statusChanges,
     immediates: () => run.pool.immediates,
-    busy: () => run.pool.isFiring() || ioInFlight(run.baseline),
-  }, run.deadline).then(quiet => run.stopped ? never() : quiet)
+    busy: () => run.pool.isFiring() || ioInFlight(run.baseline) || childAwaited(run),
+  }, run.deadline).then((quiet) => {
+    if (!quiet) run.waitedOut = true
+    return run.stopped ? never() : quiet
+  })
+}
+
+/**
+ * Whether the system awaits a child process: one an entry whose work has not
+ * settled started, still running — unless a held timer may fire now, which
+ * the entry may be waiting for instead (the real-time floor of
+ * `operations.ts` keeps it from firing before the child could answer).
+ */
+function childAwaited(run: Interleaving): boolean {
+  if (!run.realIo.isOpen() || run.pool.timerMayFire()) return false
+  const unsettled = new Set([...unsettledEntries(run.loader).map(entryLabel), ...run.dropped.unsettled()])
+  return run.realIo.childAwaited(chain => unsettled.has(chain))
 }
 
 /** What `settleOrStuck` needs to wait on this interleaving. */
 export function waitControl(run: Interleaving): WaitControl {
-  return { pool: run.pool, baseline: run.baseline, deadline: run.deadline, quiesce: () => settle(run) }
+  return { pool: run.pool, baseline: run.baseline, deadline: run.deadline, quiesce: () => settle(run), realIoOpen: () => run.realIo.isOpen() }
 }
 
 /** Loader entries whose import or plugin fiber has not settled (what a stuck boot waits for). */
@@ -244,19 +279,27 @@ export function finish(run: Interleaving, observation: Observation | undefined, 
     hash,
     contributions: run.contributions?.read() ?? { tools: [], sections: [] },
     ...output === undefined ? {} : { output },
+    ...run.waitedOut ? { waitedOut: true as const } : {},
   }
   run.options.onPhase?.('projection')
   return result
 }
 
-/** Ends the interleaving: held timers dropped first, then every context disposed. */
-export function closeInterleaving(run: Interleaving): void {
+/**
+ * Ends the interleaving: held timers dropped first, then every context
+ * disposed and its `dispose` listeners awaited, then every child process the
+ * system left running killed and reaped and every handle it left open
+ * closed — all before the next interleaving starts.
+ */
+export async function closeInterleaving(run: Interleaving): Promise<void> {
   run.pool.close()
   // Timers first: a leaked timer must not fire between the disposal of its plugin and the next interleaving.
-  // (A timer a disposer starts is not caught; disposers that schedule work are the plugin's own contract.)
+  // (A timer a disposer starts runs as the system set it: the pool no longer holds it.)
   run.sandbox.dispose()
   // In the system's scope: what its disposers print after the capture ends is dropped, never printed.
-  inSystem(run, () => disposeAll(run.root))
+  await waitAtMost(inSystem(run, () => disposeAll(run.root)), DISPOSE_WAIT_MS)
+  const left = await run.realIo.end()
+  if (left.length > 0) process.stderr.write(`loadrace: an interleaving of ${run.scenario.name} left ${left.join(', ')} open after teardown\n`)
   run.output.dispose()
   run.crashWatch.dispose()
   Error.stackTraceLimit = run.stackTraceLimit

@@ -1,6 +1,7 @@
 import { pause } from './quiescence.ts'
 import type { OperationPool } from './operations.ts'
 import { nothingCanWake, type ResourceBaseline } from './resources.ts'
+import { wallNow } from './real-clock.ts'
 import { harnessTimers } from './sandbox.ts'
 
 export type Settled<T> =
@@ -9,7 +10,7 @@ export type Settled<T> =
   | { kind: 'stuck', reason: 'no-progress' | 'timeout' }
 
 /** Waits up to `ms` for `promise`, clearing its own timer so it never counts as a live resource afterwards. */
-function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+export function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = harnessTimers.setTimeout(resolve, ms)
     const done = () => {
@@ -37,6 +38,8 @@ export interface WaitControl {
   /** Settles to quiescence; false when the deadline passed first. */
   quiesce(): Promise<boolean>
   deadline: number
+  /** Whether real I/O the system started is open (`real-io.ts`): an answer may still wake it. */
+  realIoOpen(): boolean
 }
 
 /**
@@ -44,7 +47,8 @@ export interface WaitControl {
  * the promise is still unsettled, time advances: the held timer due first is
  * released (the system can only be waiting for one of them). With no timer
  * held, when nothing can wake the system for {@link STUCK_AFTER_MS} (no
- * request in flight, no handle beyond the interleaving's baseline), nothing
+ * request in flight, no handle beyond the interleaving's baseline, no real
+ * I/O the system started still open), nothing
  * can ever settle the promise (`no-progress`), as when repeating timers spin
  * {@link SPIN_LIMIT} times without anything else happening; otherwise it
  * waits until `deadline` (`timeout`).
@@ -74,8 +78,8 @@ export async function settleOrStuck<T>(promise: Promise<T>, control: WaitControl
       restingSince = undefined
       continue
     }
-    const now = Date.now()
-    if (nothingCanWake(baseline, pool.heldLiveTimers())) {
+    const now = wallNow()
+    if (!control.realIoOpen() && nothingCanWake(baseline, pool.heldLiveTimers())) {
       restingSince ??= now
       if (now - restingSince >= STUCK_AFTER_MS) return { kind: 'stuck', reason: 'no-progress' }
     } else {

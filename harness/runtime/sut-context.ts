@@ -17,6 +17,16 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Fiber } from '@deepseek-ai/cordis'
 import { ROOT_CHAIN } from '../space/space.ts'
 
+/** A child process, pipe, socket, server, watcher or thread the system opened (recorded by `real-io.ts`). */
+export interface OpenedIo {
+  /** Its async-hook type (`PROCESSWRAP`, `TCPSERVERWRAP`, …), or `WORKER`. */
+  readonly type: string
+  /** The chain whose code opened it. */
+  readonly chain: string
+  /** Set once it is closed (a process: exited and reaped). */
+  closed: boolean
+}
+
 /** What the system under test may ask of the interleaving it runs in. */
 export interface SutHost {
   /** A timer (Node `Timeout`) was created by the chain's code. */
@@ -25,6 +35,10 @@ export interface SutHost {
   immediateQueued(): void
   /** A plugin cordis constructs with `new` returned a promise cordis will not await (see `dropped-applies.ts`). */
   applyReturned?(promise: PromiseLike<unknown>, chain: string): void
+  /** The chain's code opened a child process, pipe, socket, server, watcher or thread (see `real-io.ts`). */
+  realIoOpened?(opened: OpenedIo): void
+  /** The held time the chain's code reads now, in ms (see `held-clocks.js`); each call is one read. */
+  clockReading?(chain: string): number
 }
 
 /** The scope of one piece of the system's work. */

@@ -1,0 +1,56 @@
+/** Scenarios over the fixture plugins of `test/fixtures/real-io/`: plugins that start real processes and threads. */
+import { readdirSync } from 'node:fs'
+import { relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FixtureDir } from './fixture-dirs.ts'
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/real-io/', import.meta.url))
+
+/**
+ * Writes scenario `name` into `dir`: fixture plugin `plugin` (its module in
+ * `test/fixtures/real-io/`, with `config`) raced against a synthetic plugin
+ * registering `bbb_fast`, under the canonical variant, expected deterministic.
+ */
+export function realIoScenario(dir: FixtureDir, name: string, plugin: string, config = '{}', extra = ''): Promise<string> {
+  const module = relative(dir.root, `${FIXTURES}${plugin}.mjs`)
+  return dir.write(`${name}.yml`, `name: ${name}
+app: none
+variant: canonical
+${extra}plugins:
+  - id: ${plugin}
+    module: ${module.startsWith('.') ? module : `./${module}`}
+    config: ${config}
+  - id: tool-fast
+    tools: [bbb_fast]
+expect:
+  outcome: completed
+  deterministic: true
+`)
+}
+
+/** Whether process `pid` still exists (a zombie counts). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The helper pids `helper-server.mjs` noted in `marks`: started, and those whose disposer ran. */
+export function helperMarks(marks: string): { started: number[], disposed: number[] } {
+  const names = readdirSync(marks)
+  const pids = (prefix: string) => names.filter(name => name.startsWith(prefix)).map(name => Number(name.slice(prefix.length))).sort((a, b) => a - b)
+  return { started: pids('started-'), disposed: pids('disposed-') }
+}
+
+/** Waits (up to `ms`) until no pid of `pids` exists; returns those still alive. */
+export async function awaitGone(pids: readonly number[], ms = 3_000): Promise<number[]> {
+  const until = Date.now() + ms
+  for (;;) {
+    const living = pids.filter(alive)
+    if (living.length === 0 || Date.now() >= until) return living
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+}
