@@ -7,13 +7,19 @@
  * interleaving's environment directly; whatever the packages minted is
  * rewritten afterwards: each distinct UUID receives the environment's next id
  * when it is first seen, and each event's `time` the environment's next
- * `now()`. Rewriting is copy-on-write, so a value with nothing to rewrite is
+ * `now()`. The random keys a spilled tool output is filed under
+ * (`spill/session-<12 hex>/<12 hex>-NAME`, which dsh's own harness writes as
+ * a spill locator before it compares) are rewritten the same way: each
+ * distinct key becomes the next of a counter, in order of first sight.
+ * Rewriting is copy-on-write, so a value with nothing to rewrite is
  * returned as the very same object (a dispatched request keeps its identity
  * and frozenness), and copies of frozen values are frozen.
  */
 import type { TargetEnvironment } from '../types.ts'
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+/** A spill file's place: the session folder's key and the file's key, each 12 random hex digits. */
+const SPILL_KEYS = /([\\/]\.?spill[\\/]session-)([0-9a-f]{12})([\\/])([0-9a-f]{12})-/g
 
 function isPlainRecord(value: object): value is Record<string, unknown> {
   const prototype: unknown = Object.getPrototypeOf(value)
@@ -27,6 +33,7 @@ function sealedLike<T extends object>(original: object, copy: T): T {
 /** Rewrites the nondeterministic parts of one run's observations; use one instance per run, in observation order. */
 export class Determinizer {
   private readonly ids = new Map<string, string>()
+  private readonly spillKeys = new Map<string, string>()
   private readonly paths: readonly (readonly [string, string])[]
 
   /**
@@ -55,6 +62,17 @@ export class Determinizer {
     let out = text
     for (const [path, token] of this.paths) if (out.includes(path)) out = out.split(path).join(token)
     return out.replace(UUID, uuid => this.idFor(uuid))
+      .replace(SPILL_KEYS, (_match, folder: string, session: string, separator: string, file: string) => `${folder}${this.spillKeyFor(session)}${separator}${this.spillKeyFor(file)}-`)
+  }
+
+  /** The key standing in for a random spill key: the next of a counter, 12 hex digits, on first sight. */
+  private spillKeyFor(key: string): string {
+    let stand = this.spillKeys.get(key)
+    if (stand === undefined) {
+      stand = (this.spillKeys.size + 1).toString(16).padStart(12, '0')
+      this.spillKeys.set(key, stand)
+    }
+    return stand
   }
 
   /** `value` with every UUID-shaped substring of its strings replaced; non-plain objects (an AbortSignal, say) are kept as they are. */
