@@ -31,7 +31,7 @@ export interface ScenarioCheckOptions {
   target?: TargetName
   /** Per-interleaving timeout in milliseconds; default: the scenario's own, else 5000. */
   timeout?: number
-  /** `--goldens DIR`: the folder of the golden; default: the goldens folder beside the scenario's (see the README). */
+  /** `--goldens DIR`: the folder of the golden; default: the goldens folder beside the scenario's (see docs/reports.md). */
   goldens?: string
   /** `--update-goldens`: write the golden anew. Default: false; the matcher also does it under `vitest -u`. */
   updateGoldens?: boolean

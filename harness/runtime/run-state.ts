@@ -38,6 +38,13 @@ export type InterleavingPhase = 'setup' | 'boot' | 'turns' | 'projection' | 'tea
  */
 export const DISPOSE_WAIT_MS = 5_000
 
+/**
+ * The same wait after a stuck interleaving: an `apply` that never settles
+ * keeps its fiber's disposal waiting for ever, so teardown gives the
+ * disposers only a moment, then ends the real I/O left open anyway.
+ */
+export const STUCK_DISPOSE_WAIT_MS = 100
+
 /** Default per-interleaving timeout. */
 export const DEFAULT_TIMEOUT_MS = 5_000
 
@@ -297,7 +304,7 @@ export async function closeInterleaving(run: Interleaving): Promise<void> {
   // (A timer a disposer starts runs as the system set it: the pool no longer holds it.)
   run.sandbox.dispose()
   // In the system's scope: what its disposers print after the capture ends is dropped, never printed.
-  await waitAtMost(inSystem(run, () => disposeAll(run.root)), DISPOSE_WAIT_MS)
+  await waitAtMost(inSystem(run, () => disposeAll(run.root)), run.outcome === 'stuck' ? STUCK_DISPOSE_WAIT_MS : DISPOSE_WAIT_MS)
   const left = await run.realIo.end()
   if (left.length > 0) process.stderr.write(`loadrace: an interleaving of ${run.scenario.name} left ${left.join(', ')} open after teardown\n`)
   run.output.dispose()
