@@ -7,16 +7,16 @@ import { sectionOf } from '../../support/readme-steps.ts'
 const PARTS: Record<DivergencePart, true> = { header: true, request: true, events: true, errors: true, inactive: true }
 const KINDS: Record<DivergenceKind, true> = { order: true, content: true }
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
-const DIVERGENT = sectionOf(README, 'Verdicts').split('\n').find(line => line.startsWith('| `divergent` |')) ?? ''
+const REPORTS = readFileSync(new URL('../../../docs/reports.md', import.meta.url), 'utf8')
+const DIVERGENT = sectionOf(REPORTS, 'Verdicts').split('\n').find(line => line.startsWith('| `divergent` |')) ?? ''
 
 describe('a divergence', () => {
-  it('names one of the parts the README lists for `divergent`', () => {
+  it('names one of the parts docs/reports.md lists for `divergent`', () => {
     const parts = /names the part \(([^)]*)\)/.exec(DIVERGENT)?.[1] ?? ''
     expect([...parts.matchAll(/`([a-z]+)`/g)].map(match => match[1]).sort()).toEqual(Object.keys(PARTS).sort())
   })
 
-  it('is of one of the kinds the README lists for `divergent`', () => {
+  it('is of one of the kinds docs/reports.md lists for `divergent`', () => {
     const kinds = /the kind \((.*?)\), the blame/.exec(DIVERGENT)?.[1] ?? ''
     expect([...kinds.matchAll(/`([a-z]+)`: /g)].map(match => match[1])).toEqual(Object.keys(KINDS))
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { describeCrash, ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, type Outcome } from '../../../harness/verdict/outcome.ts'
 
-describe('outcomes (their README table is checked by test/docs)', () => {
+describe('outcomes (their table in docs/reports.md is checked by test/docs)', () => {
   it('are five, each named once', () => {
     expect(new Set(OUTCOMES).size).toBe(OUTCOMES.length)
     expect(OUTCOMES).toHaveLength(5)
@@ -11,13 +11,13 @@ describe('outcomes (their README table is checked by test/docs)', () => {
     expect(new Set(ERROR_OUTCOMES)).toEqual(new Set<Outcome>(['turn-error', 'load-error', 'crashed']))
   })
 
-  it('log a header when the system booted, with or without a load error (README: `expect.header`)', () => {
+  it('log a header when the system booted, with or without a load error (docs/scenarios.md: `expect.header`)', () => {
     expect(new Set(HEADER_OUTCOMES)).toEqual(new Set<Outcome>(['completed', 'load-error']))
   })
 })
 
 describe('a crash in one line', () => {
-  it('names the entry and the exit code, as the README writes it', () => {
+  it('names the entry and the exit code, as docs/reports.md writes it', () => {
     expect(describeCrash({ kind: 'exit', entry: 'exit', code: 7 })).toBe('entry exit called process.exit(7)')
   })
 
