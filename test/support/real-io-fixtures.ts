@@ -1,8 +1,11 @@
 /** Scenarios over the fixture plugins of `test/fixtures/real-io/`: plugins that start real processes and threads. */
 import { readdirSync } from 'node:fs'
-import { relative } from 'node:path'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { FixtureDir } from './fixture-dirs.ts'
+import { afterAll, beforeAll } from 'vitest'
+import { fixtureDir, removeFixtureDirs, type FixtureDir } from './fixture-dirs.ts'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/real-io/', import.meta.url))
 
@@ -52,5 +55,27 @@ export async function awaitGone(pids: readonly number[], ms = 3_000): Promise<nu
     const living = pids.filter(alive)
     if (living.length === 0 || Date.now() >= until) return living
     await new Promise(resolve => setTimeout(resolve, 20))
+  }
+}
+
+/**
+ * A spec's folders: its fixture folder (`folders.dir()`, made before its tests)
+ * and fresh folders for helpers' marks (`folders.marks()`), all removed after.
+ */
+export function realIoFolders(): { dir(): FixtureDir, marks(): Promise<string> } {
+  let dir: FixtureDir | undefined
+  const marks: string[] = []
+  beforeAll(async () => { dir = await fixtureDir() })
+  afterAll(async () => {
+    await removeFixtureDirs()
+    await Promise.all(marks.map(folder => rm(folder, { recursive: true, force: true })))
+  })
+  return {
+    dir: () => dir!,
+    async marks() {
+      const folder = await mkdtemp(join(tmpdir(), 'loadrace-marks-'))
+      marks.push(folder)
+      return folder
+    },
   }
 }

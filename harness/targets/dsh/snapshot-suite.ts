@@ -18,27 +18,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Requirements } from '../../hosts/requirements.ts'
-import type { ClassPin } from '../definition.ts'
+import type { ClassPin, SnapshotTableEntry } from '../definition.ts'
 import { SNAPSHOT_FILES } from './snapshot.ts'
 
-/** What the table says of one snapshot. */
-export interface SuiteEntry {
-  name: string
-  /** The live configuration, absolute; absent when the table names none (the app's default). */
-  config?: string
-  env: Record<string, string>
-  /** Its header class; absent: `default`. */
-  headerClass?: string
-  /** Set when it pins its class's header. */
-  pinsHeader?: true
-  /** The pinning scenarios whose `system-prompt.expected.md` / `tool-schemas.expected.json` this pin borrows. */
-  systemPromptSource?: string
-  toolSchemasSource?: string
-  /** What the table's run conditions ask of the machine (see {@link SUITE_CONDITIONS}); absent when it sets none. */
-  requires?: Requirements
-  /** Run conditions the table sets (`…Only: true`) that loadrace does not know how to check. */
-  unknownConditions?: string[]
-}
+/** What the table says of one snapshot (its run conditions as {@link SUITE_CONDITIONS} reads them). */
+export type SuiteEntry = SnapshotTableEntry
 
 /**
  * The run conditions of dsh's scenario table, each as what it asks of the

@@ -6,37 +6,23 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { workerPool } from '../../../harness/runners/worker-pool.ts'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
-import { awaitGone, helperMarks, realIoScenario } from '../../support/real-io-fixtures.ts'
+import { awaitGone, helperMarks, realIoFolders, realIoScenario } from '../../support/real-io-fixtures.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/loadrace.js', import.meta.url))
 
-let dir: FixtureDir
-const marksDirs: string[] = []
-beforeAll(async () => { dir = await fixtureDir() })
-afterAll(async () => {
-  await removeFixtureDirs()
-  await Promise.all(marksDirs.map(marks => rm(marks, { recursive: true, force: true })))
-})
-
-async function marksDir(): Promise<string> {
-  const marks = await mkdtemp(join(tmpdir(), 'loadrace-marks-'))
-  marksDirs.push(marks)
-  return marks
-}
+const folders = realIoFolders()
+const marksDir = () => folders.marks()
 
 describe('helpers end with their interleaving', () => {
   it('on worker processes: every disposer ran, no helper is alive after the sweep', async () => {
     const marks = await marksDir()
-    const scenario = await loadScenario(await realIoScenario(dir, 'pooled', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
+    const scenario = await loadScenario(await realIoScenario(folders.dir(), 'pooled', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
     const runner = workerPool({ size: 2 })
     try {
       const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2, runner })
@@ -53,9 +39,10 @@ describe('helpers end with their interleaving', () => {
   for (const workers of ['1', '2']) {
     it(`a loadrace sweep --workers ${workers} interrupted as Ctrl-C does (SIGINT to its process group) leaves no helper alive`, async () => {
       const marks = await marksDir()
+      const out = await marksDir()
       // The helper never says ready: each interleaving runs into its 4 s wait, long enough to be interrupted in.
-      const file = await realIoScenario(dir, `interrupted-${workers}`, 'helper-server', JSON.stringify({ marks, silent: true }))
-      const sweep = spawn(process.execPath, [BIN, 'sweep', file, '--workers', workers, '--report', join(marks, '..', `${workers}-r`), '--goldens', join(marks, '..', `${workers}-g`)], { cwd: dir.root, stdio: 'ignore', detached: true })
+      const file = await realIoScenario(folders.dir(), `interrupted-${workers}`, 'helper-server', JSON.stringify({ marks, silent: true }))
+      const sweep = spawn(process.execPath, [BIN, 'sweep', file, '--workers', workers, '--report', join(out, 'report'), '--goldens', join(out, 'goldens')], { cwd: folders.dir().root, stdio: 'ignore', detached: true })
       const exited = once(sweep, 'exit')
       const until = Date.now() + 60_000
       while (helperMarks(marks).started.length === 0 && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 20))

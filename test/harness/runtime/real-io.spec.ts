@@ -5,37 +5,23 @@
  * without loadrace, a helper that answered costs no wait, and every
  * interleaving's disposers run and its processes are reaped before the next.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
-import { alive, awaitGone, helperMarks, realIoScenario } from '../../support/real-io-fixtures.ts'
+import { alive, awaitGone, helperMarks, realIoFolders, realIoScenario } from '../../support/real-io-fixtures.ts'
 
-let dir: FixtureDir
-const marksDirs: string[] = []
-beforeAll(async () => { dir = await fixtureDir() })
-afterAll(async () => {
-  await removeFixtureDirs()
-  await Promise.all(marksDirs.map(marks => rm(marks, { recursive: true, force: true })))
-})
-
-async function marksDir(): Promise<string> {
-  const marks = await mkdtemp(join(tmpdir(), 'loadrace-marks-'))
-  marksDirs.push(marks)
-  return marks
-}
+const folders = realIoFolders()
+const marksDir = () => folders.marks()
 
 const sweepOptions = { strategy: 'exhaustive' as const, budget: 100, seed: '0', workers: 1 }
 
 describe('a child process the system awaits keeps its real timing', () => {
   it('a helper answering after 250 ms beats its 2 s timeout in every interleaving, and the verdict is deterministic', async () => {
-    const scenario = await loadScenario(await realIoScenario(dir, 'answering', 'answering-helper'))
+    const scenario = await loadScenario(await realIoScenario(folders.dir(), 'answering', 'answering-helper'))
     const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
     for (const schedule of [['answering-helper', 'tool-fast'], ['tool-fast', 'answering-helper']]) {
@@ -50,7 +36,7 @@ describe('a long-lived helper server is part of the system until teardown', () =
   it('costs no idle wait, its disposer runs in every interleaving, and no helper outlives the sweep', async () => {
     const marks = await marksDir()
     // A timeout shorter than the helper's life: waiting for the helper to exit would end every interleaving stuck.
-    const scenario = await loadScenario(await realIoScenario(dir, 'server', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
+    const scenario = await loadScenario(await realIoScenario(folders.dir(), 'server', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
     const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
     for (const schedule of [['tool-fast', 'helper-server'], ['helper-server', 'tool-fast']]) {
@@ -68,7 +54,7 @@ describe('a long-lived helper server is part of the system until teardown', () =
 
   it('a helper whose disposer never kills it is killed and reaped by teardown all the same', async () => {
     const marks = await marksDir()
-    const scenario = await loadScenario(await realIoScenario(dir, 'unkilled', 'helper-server', JSON.stringify({ marks, keep: true }), 'timeout: 3000\n'))
+    const scenario = await loadScenario(await realIoScenario(folders.dir(), 'unkilled', 'helper-server', JSON.stringify({ marks, keep: true }), 'timeout: 3000\n'))
     const result = await runInterleaving(scenario, referenceTarget, ['helper-server', 'tool-fast'])
     expect(result.projection.outcome).toBe('completed')
     const { started } = helperMarks(marks)
