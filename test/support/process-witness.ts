@@ -56,15 +56,7 @@ export function whereRan(record: Pick<RunRecord, 'tools'>): { pid: number, zone:
   return { pid: Number(match[1]), zone: match[2]! }
 }
 
-/** Whether process `pid` still exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+export { alive } from './real-io-fixtures.ts'
 
 /** Every record of `runAll`, in completion order. */
 export async function runAllOf(runner: Runner, scenario: Scenario, schedules: readonly (readonly string[])[]): Promise<RunRecord[]> {
