@@ -112,13 +112,37 @@ function signal(opened: Opened, name: 'SIGTERM' | 'SIGKILL'): void {
   }
 }
 
+/** What Node builds around a native handle (a `net.Socket`, `net.Server`, `fs.FSWatcher`, `dgram.Socket`), as teardown closes it. */
+interface HandleOwner {
+  destroy?(): void
+  close?(): void
+}
+
+/**
+ * The object Node built around `handle`, when there is one. Closing that
+ * object, not the handle beneath it, lets whoever holds it see the close: a
+ * keep-alive socket in a connection pool that outlives the interleaving (the
+ * process-wide `fetch` dispatcher's) is then dropped from the pool, where a
+ * handle closed beneath it would stay pooled and fail the next interleaving's
+ * request on a dead handle.
+ */
+function ownerOf(handle: NativeHandle | undefined): HandleOwner | undefined {
+  if (handle === undefined) return undefined
+  const symbol = Object.getOwnPropertySymbols(handle).find(each => each.description === 'owner_symbol')
+  const owner = symbol === undefined ? undefined : (handle as Record<symbol, unknown>)[symbol]
+  return typeof owner === 'object' && owner !== null && owner !== handle ? owner as HandleOwner : undefined
+}
+
 function close(opened: Opened): void {
   if (opened.thread) {
     void opened.thread.terminate().catch(() => {})
     return
   }
   try {
-    opened.handle?.close?.()
+    const owner = ownerOf(opened.handle)
+    if (typeof owner?.destroy === 'function') owner.destroy()
+    else if (typeof owner?.close === 'function') owner.close()
+    else opened.handle?.close?.()
   } catch {
     // Closing already.
   }

@@ -2,7 +2,8 @@
  * What outside the scheduler can still make progress. Node lists its live
  * resources: requests in flight (file system, DNS, socket connects, writes)
  * always finish, as does work on the thread pool Node does not list
- * (`thread-pool.ts`: zlib steps, crypto jobs); child processes and their pipes finish when the child does;
+ * (`thread-pool.ts`: zlib steps, crypto jobs), as does a listen waiting for a
+ * fixed port (`fixed-ports.ts`); child processes and their pipes finish when the child does;
  * other long-lived handles (timers, sockets, servers) may wake work later.
  *
  * Quiescence waits for the first kind (`ioInFlight`); for a child process, as
@@ -14,6 +15,12 @@
  */
 
 import { threadPoolWorkInFlight } from './thread-pool.ts'
+import { portWaitInFlight } from './fixed-ports.ts'
+
+/** Work in flight no listed resource shows: thread-pool jobs, a listen waiting for a fixed port another process holds. */
+function unlistedWorkInFlight(): boolean {
+  return threadPoolWorkInFlight() || portWaitInFlight()
+}
 
 export type ResourceBaseline = ReadonlyMap<string, number>
 
@@ -32,7 +39,7 @@ function countResources(): Map<string, number> {
 
 /** Whether a one-shot request (a file read, a DNS lookup, a write) is in flight: work that will wake the system when it completes. */
 export function requestInFlight(): boolean {
-  return threadPoolWorkInFlight() || process.getActiveResourcesInfo().some(isRequest)
+  return unlistedWorkInFlight() || process.getActiveResourcesInfo().some(isRequest)
 }
 
 export function resourceBaseline(): ResourceBaseline {
@@ -41,7 +48,7 @@ export function resourceBaseline(): ResourceBaseline {
 
 /** Whether a one-shot request the system started is still in flight: a request beyond the baseline, or thread-pool work. */
 export function ioInFlight(baseline: ResourceBaseline): boolean {
-  if (threadPoolWorkInFlight()) return true
+  if (unlistedWorkInFlight()) return true
   for (const [kind, count] of countResources()) {
     if (isRequest(kind) && count > (baseline.get(kind) ?? 0)) return true
   }
@@ -53,7 +60,7 @@ export function ioInFlight(baseline: ResourceBaseline): boolean {
  * apart from `heldTimers` held timers: no timer, socket or I/O can wake anything up.
  */
 export function nothingCanWake(baseline: ResourceBaseline, heldTimers: number): boolean {
-  if (threadPoolWorkInFlight()) return false
+  if (unlistedWorkInFlight()) return false
   for (const [kind, count] of countResources()) {
     if (kind === 'Immediate') continue
     if (isRequest(kind)) return false

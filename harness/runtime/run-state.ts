@@ -18,6 +18,7 @@ import { CrashWatch } from './crashes.ts'
 import { OutputCapture, type SystemOutput } from './output-capture.ts'
 import { disposeAll } from './teardown.ts'
 import { RealIo } from './real-io.ts'
+import { unlockEveryPort } from './fixed-ports.ts'
 import { wallNow } from './real-clock.ts'
 import { entryLabel } from '../scenario/entry-labels.js'
 import './system-clocks.ts'
@@ -306,6 +307,7 @@ export async function closeInterleaving(run: Interleaving): Promise<void> {
   // In the system's scope: what its disposers print after the capture ends is dropped, never printed.
   await waitAtMost(inSystem(run, () => disposeAll(run.root)), run.outcome === 'stuck' ? STUCK_DISPOSE_WAIT_MS : DISPOSE_WAIT_MS)
   const left = await run.realIo.end()
+  unlockEveryPort()
   if (left.length > 0) process.stderr.write(`loadrace: an interleaving of ${run.scenario.name} left ${left.join(', ')} open after teardown\n`)
   run.output.dispose()
   run.crashWatch.dispose()

@@ -59,6 +59,11 @@ export function runInSut<T>(host: SutHost, chain: string, fn: () => T): T {
   return storage.run({ host, chain }, fn)
 }
 
+/** Runs `fn` as loadrace's own work, outside any interleaving's scope: what it schedules is not the system's, and is never held. */
+export function outsideSut<T>(fn: () => T): T {
+  return storage.exit(fn)
+}
+
 /** Reads the chain of a fiber: set by the scheduled loader for each entry's fiber (see `scheduled-loader.ts`). */
 export type ChainOfFiber = (fiber: Fiber) => string | undefined
 

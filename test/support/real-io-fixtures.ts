@@ -9,12 +9,18 @@ import { fixtureDir, removeFixtureDirs, type FixtureDir } from './fixture-dirs.t
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/real-io/', import.meta.url))
 
+/** The synthetic plugins a fixture plugin is raced against: `tool-fast` registering `bbb_fast`, then `tool-2` registering `ccc_2`, … */
+function rivals(count: number): string {
+  return Array.from({ length: count }, (_, i) => i === 0 ? '  - id: tool-fast\n    tools: [bbb_fast]\n' : `  - id: tool-${i + 1}\n    tools: [ccc_${i + 1}]\n`).join('')
+}
+
 /**
  * Writes scenario `name` into `dir`: fixture plugin `plugin` (its module in
- * `test/fixtures/real-io/`, with `config`) raced against a synthetic plugin
- * registering `bbb_fast`, under the canonical variant, expected deterministic.
+ * `test/fixtures/real-io/`, with `config`) raced against `rivalCount`
+ * synthetic plugins (the first registers `bbb_fast`), under the canonical
+ * variant, expected deterministic.
  */
-export function realIoScenario(dir: FixtureDir, name: string, plugin: string, config = '{}', extra = ''): Promise<string> {
+export function realIoScenario(dir: FixtureDir, name: string, plugin: string, config = '{}', extra = '', rivalCount = 1): Promise<string> {
   const module = relative(dir.root, `${FIXTURES}${plugin}.mjs`)
   return dir.write(`${name}.yml`, `name: ${name}
 app: none
@@ -23,9 +29,7 @@ ${extra}plugins:
   - id: ${plugin}
     module: ${module.startsWith('.') ? module : `./${module}`}
     config: ${config}
-  - id: tool-fast
-    tools: [bbb_fast]
-expect:
+${rivals(rivalCount)}expect:
   outcome: completed
   deterministic: true
 `)
