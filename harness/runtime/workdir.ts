@@ -5,7 +5,9 @@
  * process's own — `process.cwd()`, `HOME`, `process.env` — from before the
  * base composition is mounted (so `!!js` expressions of a cordis.yml read
  * them) until the interleaving ends; then everything is restored and the
- * folder removed, unless it is kept for a look (`keep`). A plugin that writes
+ * folder removed, unless it is kept for a look (`keep`); a process that exits
+ * in the middle of an interleaving (a worker ended or interrupted) removes it
+ * on its way out. A plugin that writes
  * a file in its working directory never finds it again in the next
  * interleaving, and nothing lands in the directory the sweep ran from.
  *
@@ -60,9 +62,16 @@ function enter(cwd: string): () => void {
   }
 }
 
+/** The folders of interleavings not yet ended, removed if the process exits first (a worker ended or interrupted mid-interleaving). */
+const unended = new Set<string>()
+process.on('exit', () => {
+  for (const root of unended) rmSync(root, { recursive: true, force: true })
+})
+
 /** Starts the isolation of one interleaving: its folders, `env` and the target's extras. */
 export function isolate(env: Readonly<Record<string, string>>, extras: (workdir: Workdir) => IsolationExtras = () => ({})): Isolation {
   const root = mkdtempSync(join(tmpdir(), 'loadrace-'))
+  unended.add(root)
   const workdir: Workdir = { root, cwd: join(root, 'cwd'), home: join(root, 'home') }
   mkdirSync(workdir.cwd)
   mkdirSync(workdir.home)
@@ -76,6 +85,7 @@ export function isolate(env: Readonly<Record<string, string>>, extras: (workdir:
     end(keep) {
       if (ended) return undefined
       ended = true
+      unended.delete(root)
       leave()
       restoreEnv()
       if (keep) return root

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -37,12 +38,14 @@ describe('helpers end with their interleaving', () => {
   })
 
   for (const workers of ['1', '2']) {
-    it(`a loadrace sweep --workers ${workers} interrupted as Ctrl-C does (SIGINT to its process group) leaves no helper alive`, async () => {
+    it(`a loadrace sweep --workers ${workers} interrupted as Ctrl-C does (SIGINT to its process group) leaves no helper alive and no interleaving's folder`, async () => {
       const marks = await marksDir()
       const out = await marksDir()
+      // The sweep's temporary folder: every interleaving's folder is made there.
+      const tmp = await marksDir()
       // The helper never says ready: each interleaving runs into its 4 s wait, long enough to be interrupted in.
       const file = await realIoScenario(folders.dir(), `interrupted-${workers}`, 'helper-server', JSON.stringify({ marks, silent: true }))
-      const sweep = spawn(process.execPath, [BIN, 'sweep', file, '--workers', workers, '--report', join(out, 'report'), '--goldens', join(out, 'goldens')], { cwd: folders.dir().root, stdio: 'ignore', detached: true })
+      const sweep = spawn(process.execPath, [BIN, 'sweep', file, '--workers', workers, '--report', join(out, 'report'), '--goldens', join(out, 'goldens')], { cwd: folders.dir().root, stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: tmp } })
       const exited = once(sweep, 'exit')
       const until = Date.now() + 60_000
       while (helperMarks(marks).started.length === 0 && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 20))
@@ -52,6 +55,7 @@ describe('helpers end with their interleaving', () => {
       const { started } = helperMarks(marks)
       expect(started.length).toBeGreaterThan(0)
       expect(await awaitGone(started)).toEqual([])
+      expect(readdirSync(tmp).filter(name => name.startsWith('loadrace-'))).toEqual([])
     })
   }
 })
