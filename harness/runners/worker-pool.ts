@@ -37,6 +37,8 @@ interface Slot {
   tasks: Task[]
   /** Set once the worker is ended or lost; its events are ignored from then on. */
   retired: boolean
+  /** Tasks sent to it so far. */
+  sent: number
 }
 
 function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, 'id' | 'batch' | 'index' | 'alwaysJson'>): WorkerJob {
@@ -51,7 +53,9 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
  * working directory. A `runAll` hands out its schedules lazily, so a huge plan
  * costs nothing up front. A worker that crashes fails the interleaving it was
  * running with a message naming it (the one it held is handed out again);
- * aborting a `runAll` ends the workers busy with it at once.
+ * aborting a `runAll` ends the workers busy with it at once. A pool of fresh
+ * processes (`fresh`) gives each worker one interleaving and ends it after
+ * that one: no interleaving runs where another ran before.
  */
 class WorkerPool implements Runner {
   private readonly settings: WorkerSettings
@@ -63,7 +67,7 @@ class WorkerPool implements Runner {
   private nextBatch = 0
   private started = 0
 
-  constructor(private readonly size: number, settings: RunSettings, private readonly host: Host | undefined) {
+  constructor(private readonly size: number, settings: RunSettings, private readonly host: Host | undefined, private readonly fresh: boolean) {
     this.settings = { ...settings }
   }
 
@@ -158,11 +162,12 @@ class WorkerPool implements Runner {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(this.settings, this.host), number: ++this.started, tasks: [], retired: false }
+    const slot: Slot = { worker: startWorker(this.settings, this.host), number: ++this.started, tasks: [], retired: false, sent: 0 }
     slot.worker.on('message', (reply: WorkerReply) => {
       const task = slot.tasks[0]
       if (slot.retired || !task || task.job.id !== reply.id) return
       slot.tasks.shift()
+      if (this.fresh) this.retire(slot)
       if (reply.kind === 'record') task.resolve(reply.record)
       else task.reject(new Error(reply.message))
       this.dispatch()
@@ -186,6 +191,7 @@ class WorkerPool implements Runner {
 
   /** The worker to send the next task to: an idle one, else a new one while the pool may grow, else one with room in its inbox. */
   private freeSlot(): Slot | undefined {
+    if (this.fresh) return this.slots.find(candidate => candidate.sent === 0) ?? (this.slots.length < this.size ? this.spawn() : undefined)
     return this.slots.find(candidate => candidate.tasks.length === 0)
       ?? (this.slots.length < this.size ? this.spawn() : undefined)
       ?? this.slots.find(candidate => candidate.tasks.length < TASKS_PER_WORKER)
@@ -199,6 +205,7 @@ class WorkerPool implements Runner {
       const task = this.nextTask()
       if (!task) return
       slot.tasks.push(task)
+      slot.sent++
       slot.worker.postMessage(task.job)
     }
   }
@@ -216,9 +223,12 @@ class WorkerPool implements Runner {
   }
 }
 
-/** A pool of `size` worker processes on `host` (default: this process's Node and environment); see {@link WorkerPool}. */
-export function workerPool(options: { size: number, host?: Host } & RunSettings): Runner {
-  const { size, host: given, ...settings } = options
+/**
+ * A pool of `size` worker processes on `host` (default: this process's Node
+ * and environment); `fresh`: each runs one interleaving only. See {@link WorkerPool}.
+ */
+export function workerPool(options: { size: number, host?: Host, fresh?: boolean } & RunSettings): Runner {
+  const { size, host: given, fresh, ...settings } = options
   const host = given !== undefined && !isCurrentProcess(given) ? given : undefined
-  return new WorkerPool(size, settings, host)
+  return new WorkerPool(size, settings, host, fresh === true)
 }

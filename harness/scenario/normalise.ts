@@ -143,6 +143,7 @@ export function normaliseScenario(value: Record<string, unknown>, source: Scenar
     ...file.timeout === undefined ? {} : { timeout: file.timeout },
     ...file.budget === undefined ? {} : { budget: file.budget },
     ...file.host === undefined ? {} : { host: parseHost(file.host).name },
+    ...file.process === 'fresh' ? { process: 'fresh' as const } : {},
     env: { ...file.env },
     ...file.snapshot === undefined ? {} : { snapshot: resolve(source.dir, file.snapshot) },
     ...file.pinned === undefined ? {} : { pinned: { role: file.pinned.role, toolSchemas: resolve(source.dir, file.pinned.toolSchemas), systemPrompt: resolve(source.dir, file.pinned.systemPrompt) } },

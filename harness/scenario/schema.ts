@@ -7,7 +7,7 @@ import { HOST_FORMS } from '../hosts/host.ts'
 import Schema from '@deepseek-ai/schemastery'
 import { VARIANT_NAMES } from '../targets/catalogue.ts'
 import { DEFAULT_TARGET, isTargetName, targetNames } from '../targets/registry.ts'
-import { APP_NAMES, FAULT_KINDS, LOADER_MODES, SERVICE_MODES, SNAPSHOT_STATUSES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, PROCESS_MODES, SERVICE_MODES, SNAPSHOT_STATUSES, TIMEOUT_RANGE, TURN_RANGE } from './types.ts'
 import { OUTCOMES } from '../verdict/outcome.ts'
 import { hinted } from './hints.ts'
 import { COMMAND_NAME, PLATFORMS } from '../hosts/requirements.ts'
@@ -241,6 +241,7 @@ export const ScenarioFileSchema = hinted(Schema.object({
     expected: 'a host name',
     allowed: `the host the scenario runs on unless --host or --hosts says otherwise: ${HOST_FORMS}`,
   }),
+  process: hinted(oneOf(PROCESS_MODES), oneOfHint('process mode', PROCESS_MODES)),
   budget: hinted(range(1, Number.MAX_SAFE_INTEGER), {
     expected: 'a whole number ≥ 1',
     allowed: 'the most interleavings this scenario may run; the smaller of this and --budget applies',

@@ -62,6 +62,7 @@ function planOne(target: SnapshotTarget, snapshot: string, table: ReadonlyMap<st
     app: 'entries',
     entries: relativeTo(options.out, replay),
     snapshot: relativeTo(options.out, snapshot),
+    ...target.snapshots.processPerTest ? { process: 'fresh' } : {},
     ...pins.pin === undefined ? {} : { pinned: { systemPrompt: relativeTo(options.out, pins.pin.systemPrompt), toolSchemas: relativeTo(options.out, pins.pin.toolSchemas), role: pins.pin.role } },
     ...entry?.requires === undefined ? {} : { requires: { ...entry.requires.commands.length > 0 ? { commands: entry.requires.commands } : {}, ...entry.requires.platforms.length > 0 ? { platforms: entry.requires.platforms } : {} } },
     ...entry !== undefined && Object.keys(entry.env).length > 0 ? { env: entry.env } : {},

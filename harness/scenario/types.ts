@@ -26,6 +26,15 @@ export type { BaseConfig } from '../targets/types.ts'
 export const LOADER_MODES = ['memory', 'include'] as const
 export type LoaderMode = typeof LOADER_MODES[number]
 
+/**
+ * Where a scenario's interleavings run: `shared` (default), one after another
+ * in a worker process that imports each module once; `fresh`, each in a
+ * process of its own, as a suite that starts the application once per test
+ * runs it, so that state a module keeps never carries over.
+ */
+export const PROCESS_MODES = ['shared', 'fresh'] as const
+export type ProcessMode = typeof PROCESS_MODES[number]
+
 /** Whether the base composition is mounted on the root directly or races as loader entries too. */
 export const SERVICE_MODES = ['root', 'entries'] as const
 export type ServiceMode = typeof SERVICE_MODES[number]
@@ -205,6 +214,8 @@ export interface Scenario {
   budget?: number
   /** The host the file says the scenario runs on (`host:`), unless a sweep says otherwise; absent when omitted. */
   host?: string
+  /** `fresh`: every interleaving runs in a process of its own (`process:`); absent when they share one. */
+  process?: 'fresh'
   /** Variables set in the system's environment for every interleaving (`env:`), beside its own `HOME`. */
   env: Readonly<Record<string, string>>
   /** The absolute folder of the dsh snapshot the application is judged against (`snapshot:`), when there is one. */

@@ -67,8 +67,10 @@ export function hostsOf(scenario: Scenario, options: Pick<SweepOptions, 'hosts' 
   return [CURRENT_HOST]
 }
 
-/** Why `host` cannot run here, or undefined when it can. */
-function hostProblem(host: Host, withRunners: boolean): string | undefined {
+/** Why `host` cannot run here, or undefined when it can; `fresh`: every interleaving needs a process of its own. */
+function hostProblem(host: Host, runners: Runners | undefined, fresh: boolean): string | undefined {
+  if (fresh && runners?.fresh === undefined) return 'it runs every interleaving in a process of its own (process: fresh), and this sweep runs in this process only'
+  const withRunners = runners !== undefined
   if (isCurrentProcess(host)) return undefined
   if (!withRunners) return `it runs on host ${host.name}, and this sweep runs in this process only`
   try {
@@ -87,9 +89,10 @@ export async function sweepScenario(original: Scenario, options: SweepOptions): 
   const reason = target.unsupported(scenario) ?? (scenario.requires === undefined ? undefined : unmetRequirement(scenario.requires))
   if (reason !== undefined) return skippedReport(scenario, options.strategy, reason)
   const hosts = hostsOf(scenario, options)
-  const unavailable = hosts.map(host => hostProblem(host, options.runners !== undefined)).find(problem => problem !== undefined)
+  const fresh = scenario.process === 'fresh'
+  const unavailable = hosts.map(host => hostProblem(host, options.runners, fresh)).find(problem => problem !== undefined)
   if (unavailable !== undefined) return skippedReport(scenario, options.strategy, unavailable)
-  const runnerOf = (host: Host) => isCurrentProcess(host) ? options.runner : options.runners!.of(host)
+  const runnerOf = (host: Host) => fresh ? options.runners!.fresh!(host) : isCurrentProcess(host) ? options.runner : options.runners!.of(host)
   const compare = hosts.length > 1
   const explored = async (host: Host, space?: Space) => {
     const onThisHost = onHost(scenario, host)

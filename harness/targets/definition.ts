@@ -65,6 +65,12 @@ export interface TargetSnapshots {
   readonly allowedUnpinned: string
   /** The names of the pinned files, as a finding shows them. */
   readonly files: { readonly toolSchemas: string, readonly systemPrompt: string }
+  /**
+   * Whether the target's own suite starts the application once per snapshot
+   * test: its scenarios then run every interleaving in a process of its own
+   * (`process: fresh`), so that state a module keeps is as fresh as there.
+   */
+  readonly processPerTest: boolean
   /** Why `dir` is not a snapshot folder the application can be judged against, or undefined when it is. */
   problem(dir: string): string | undefined
   /** Why the folder `dir` pins no header of its own (it is then judged by its class's pin), or undefined when it does. */

@@ -28,6 +28,8 @@ const snapshots: TargetSnapshots = {
   allowed: 'a dsh snapshot folder: input.json with the steps and session.jsonl',
   allowedUnpinned: 'a dsh snapshot folder that pins a header: input.json, session.jsonl, tool-schemas.expected.json and system-prompt.expected.md; or pinned: the files of its header class\'s pin',
   files: { toolSchemas: SNAPSHOT_FILES.toolSchemas, systemPrompt: SNAPSHOT_FILES.systemPrompt },
+  // dsh's snapshot harness spawns the application for every test (packages/test-support/acp-snapshot/src/launcher.ts).
+  processPerTest: true,
   problem: dir => snapshotProblem(() => readSnapshot(dir)),
   pinsProblem: dir => snapshotProblem(() => snapshotPins(dir)),
   pins: snapshotPins,

@@ -55,10 +55,10 @@ describe('loadrace snapshots', () => {
       '',
     ].join('\n'))
     const pty = readFileSync(join(app, 'loadrace/pty-tools.yml'), 'utf8')
-    expect(pty).toContain('target: dsh\napp: entries\nentries: ../pty.cordis.snapshot.yml\nsnapshot: ../tests/snapshots/pty-tools\nenv:\n  DSH_PERMISSION_MODE: read-only\nbudget: 24\nexpect:\n  outcome: completed\n  snapshot: holds\n')
+    expect(pty).toContain('target: dsh\napp: entries\nentries: ../pty.cordis.snapshot.yml\nsnapshot: ../tests/snapshots/pty-tools\nprocess: fresh\nenv:\n  DSH_PERMISSION_MODE: read-only\nbudget: 24\nexpect:\n  outcome: completed\n  snapshot: holds\n')
     expect(readFileSync(join(app, 'loadrace/text-turn.yml'), 'utf8')).toContain('entries: ../cordis.snapshot.yml\n')
     const scenario = await loadScenario(join(app, 'loadrace/pty-tools.yml'))
-    expect(scenario).toMatchObject({ name: 'pty-tools', app: 'entries', target: 'dsh', env: { DSH_PERMISSION_MODE: 'read-only' }, snapshot: join(app, 'tests/snapshots/pty-tools'), expect: { snapshot: 'holds', deterministic: true } })
+    expect(scenario).toMatchObject({ name: 'pty-tools', app: 'entries', target: 'dsh', process: 'fresh', env: { DSH_PERMISSION_MODE: 'read-only' }, snapshot: join(app, 'tests/snapshots/pty-tools'), expect: { snapshot: 'holds', deterministic: true } })
   })
 
   it('overwrites nothing without --force, writing nothing at all, and overwrites with it', async () => {
@@ -70,7 +70,7 @@ describe('loadrace snapshots', () => {
     expect(out.stderr()).toBe('loadrace snapshots: app/loadrace/text-turn.yml exists (give --force to overwrite it)\n')
     expect(existsSync(join(app, 'loadrace/pty-tools.yml'))).toBe(false)
     expect(await inDir(dir.root, () => main(['snapshots', 'app/tests/snapshots', '--budget', '8', '--force', '--out', 'elsewhere'], captured().cli))).toBe(0)
-    expect(readFileSync(join(dir.root, 'elsewhere/text-turn.yml'), 'utf8')).toContain('entries: ../app/cordis.snapshot.yml\nsnapshot: ../app/tests/snapshots/text-turn\nbudget: 8\n')
+    expect(readFileSync(join(dir.root, 'elsewhere/text-turn.yml'), 'utf8')).toContain('entries: ../app/cordis.snapshot.yml\nsnapshot: ../app/tests/snapshots/text-turn\nprocess: fresh\nbudget: 8\n')
     expect(await inDir(dir.root, () => main(['snapshots', 'app/tests/snapshots', '--force'], captured().cli))).toBe(0)
     expect(readFileSync(join(app, 'loadrace/text-turn.yml'), 'utf8')).not.toBe('# mine\n')
   })
@@ -139,9 +139,9 @@ describe('loadrace snapshots on a table of header classes', () => {
       'sweep them: loadrace sweep app/loadrace',
       '',
     ].join('\n'))
-    expect(readFileSync(join(app, 'loadrace/fs-read.yml'), 'utf8')).toContain('snapshot: ../tests/snapshots/fs-read\npinned:\n  systemPrompt: ../tests/snapshots/text-turn/system-prompt.expected.md\n  toolSchemas: ../tests/snapshots/text-turn/tool-schemas.expected.json\n  role: classmate\n')
+    expect(readFileSync(join(app, 'loadrace/fs-read.yml'), 'utf8')).toContain('snapshot: ../tests/snapshots/fs-read\nprocess: fresh\npinned:\n  systemPrompt: ../tests/snapshots/text-turn/system-prompt.expected.md\n  toolSchemas: ../tests/snapshots/text-turn/tool-schemas.expected.json\n  role: classmate\n')
     expect(readFileSync(join(app, 'loadrace/text-turn.yml'), 'utf8')).not.toContain('pinned:')
-    expect(readFileSync(join(app, 'loadrace/pwsh-turn.yml'), 'utf8')).toContain('entries: ../pwsh.cordis.snapshot.yml\nsnapshot: ../tests/snapshots/pwsh-turn\nrequires:\n  commands:\n    - pwsh\nbudget: 24\n')
+    expect(readFileSync(join(app, 'loadrace/pwsh-turn.yml'), 'utf8')).toContain('entries: ../pwsh.cordis.snapshot.yml\nsnapshot: ../tests/snapshots/pwsh-turn\nprocess: fresh\nrequires:\n  commands:\n    - pwsh\nbudget: 24\n')
 
     const member = await loadScenario(join(app, 'loadrace/fs-read.yml'))
     expect(member.pinned).toEqual({ role: 'classmate', systemPrompt: join(app, 'tests/snapshots/text-turn/system-prompt.expected.md'), toolSchemas: join(app, 'tests/snapshots/text-turn/tool-schemas.expected.json') })
@@ -166,7 +166,7 @@ describe('loadrace snapshots on a table of header classes', () => {
     const options = { strategy: 'auto' as const, seed: '0', budget: 1, workers: 1, runner: undefined as never }
     expect(await sweepScenario(absent, options)).toMatchObject({ verdict: 'skipped', skipped: 'it requires loadrace-no-such-command-7f3a on PATH, and it is not found there', explored: 0 })
     // With the command on PATH the requirement is met: the sweep goes on to run it (here it fails at once, for want of a runner).
-    const present: Scenario = { ...pwsh, requires: { commands: ['node'], platforms: [] } }
+    const present: Scenario = { ...pwsh, process: undefined, requires: { commands: ['node'], platforms: [] } }
     await expect(sweepScenario(present, options)).rejects.toThrow("reading 'runOne'")
   })
 })

@@ -123,7 +123,7 @@ describe('unsafe YAML', () => {
 describe('structural errors', () => {
   it('names an unknown top-level key and lists the allowed ones', async () => {
     expect(await lineOf(minimal('tolOrder: [a]\n'))).toBe(
-      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
+      'x.yml: tolOrder: unknown key "tolOrder" (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, process, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
     )
   })
 
@@ -135,7 +135,7 @@ describe('structural errors', () => {
 
   it('says which known key or name a misspelt one is nearest to', async () => {
     expect(await lineOf(minimal('descripton: x\n'))).toBe(
-      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
+      'x.yml: descripton: unknown key "descripton"; did you mean "description"? (allowed keys: name, description, app, config, base, variant, target, turns, invariant, loader, services, timeout, host, process, budget, plugins, entries, env, model, snapshot, pinned, requires, expect)',
     )
     expect(await pathAndProblem('plugins:\n  - { id: a, tools: [x] }\nexpcet: { outcome: completed }\n')).toEqual(['expcet', 'unknown key "expcet"; did you mean "expect"?'])
     expect(await pathAndProblem(minimal('config: { tolOrder: [a] }\n'))).toEqual(['config.tolOrder', 'unknown key "tolOrder"; did you mean "toolOrder"?'])
@@ -428,6 +428,7 @@ describe('applications, environments and snapshots', () => {
     ['pinned files without the tool schemas', `target: dsh\napp: entries\nentries: ./cordis.yml\nsnapshot: ./snap\npinned: { systemPrompt: ./p.md }\nexpect: { outcome: completed }\n`, 'pinned.toolSchemas', 'required key is missing'],
     ['a requirement of nothing', `requires: {}\n${minimal()}`, 'requires', 'expected a command or a platform, got {}'],
     ['a required command with a folder', `requires: { commands: [/usr/bin/pwsh] }\n${minimal()}`, 'requires.commands[0]', 'expected a command name, got "/usr/bin/pwsh"'],
+    ['an unknown process mode', `process: new\n${minimal()}`, 'process', 'unknown process mode "new"'],
     ['an unknown required platform', `requires: { platforms: [linx] }\n${minimal()}`, 'requires.platforms[0]', 'unknown platform "linx"; did you mean "linux"?'],
   ])('%s is one line at its field', async (_what, text, path, problem) => {
     const dir = await fixtureDir()
