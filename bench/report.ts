@@ -230,7 +230,7 @@ function helperLines(figures: BenchFigures): string[] {
       + `4 s timeout), registers a tool, and kills the helper when disposed, racing two synthetic tool plugins: the helper exits right after "ready" (${exits}) `
       + `or stays up until the plugin is disposed (${stays}). Wall clock, not CPU time (an idle wait costs no CPU, so the CPU clock would hide it): `
       + 'milliseconds per interleaving, medians over rounds that time the scenarios side by side; in process one interleaving a sample, '
-      + 'on worker processes one exhaustive sweep a sample.',
+      + 'on worker processes one exhaustive sweep a sample (its wall time over the interleavings it ran, two at a time).',
     '',
     ...table(['runner', 'no helper ms', 'helper exits ms', 'helper stays up ms', 'stays up / exits', 'rounds'], helper.runners.map(runner => [
       runner.runner, fixed(runner.noHelperMs, 0), fixed(runner.exitsMs, 0), fixed(runner.staysMs, 0), `${fixed(runner.ratio, 2)}×`, String(runner.rounds),
