@@ -4,13 +4,20 @@ import { Bench } from 'tinybench'
  * Side-by-side timing. Every figure the bench reports about cost is a ratio
  * of two tasks measured in the same process, interleaved round by round, on
  * the process CPU clock (all threads, GC included): on a shared machine the
- * time other processes take from us then counts for neither side.
+ * time other processes take from us then counts for neither side. A figure
+ * about idle waiting (time in which the process uses no CPU) is taken the
+ * same way on the wall clock instead (`now: wallNow`).
  */
 
 /** Milliseconds of CPU time this process has used so far (user + system, every thread). */
 export function cpuNow(): number {
   const { user, system } = process.cpuUsage()
   return (user + system) / 1000
+}
+
+/** Milliseconds of wall-clock time (monotonic). */
+export function wallNow(): number {
+  return performance.now()
 }
 
 /** One task of a comparison; `batch` calls make one timed sample. */
@@ -22,7 +29,7 @@ export interface TimedTask {
 /** What one task cost: the median over rounds of each round's median sample, per call. */
 export interface TaskCost {
   name: string
-  /** CPU milliseconds per call. */
+  /** Milliseconds per call, on the comparison's clock (CPU unless `now` says otherwise). */
   msPerCall: number
   /** Calls timed, over all rounds. */
   calls: number
@@ -36,12 +43,16 @@ export interface TaskCost {
 export interface CompareOptions {
   /** Rounds; tasks run in rotated order each round. */
   rounds: number
-  /** CPU milliseconds per task per round (tinybench `time`). */
+  /** Milliseconds per task per round on the comparison's clock (tinybench `time`). */
   msPerRound: number
+  /** Samples per task per round at the least, however long they take (tinybench `iterations`); default 5. */
+  minSamples?: number
   /** Calls per timed sample, so that a sample is long next to the clock's own cost. */
   batch: number
   /** Untimed calls of each task before the first round. */
   warmupCalls: number
+  /** The clock: `cpuNow` (default) or `wallNow`. */
+  now?: () => number
 }
 
 function median(values: readonly number[]): number {
@@ -55,7 +66,7 @@ async function repeat(run: () => unknown, times: number): Promise<void> {
 }
 
 /**
- * Times `tasks` side by side with tinybench on the CPU clock. The first task is
+ * Times `tasks` side by side with tinybench on the CPU clock (or `options.now`). The first task is
  * the reference: every `ratio` is relative to it. Each round runs every task
  * for `msPerRound` (rotating which goes first) and records the median sample;
  * the reported cost and ratio are medians over rounds, so one disturbed round
@@ -66,7 +77,7 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
   const perRound = tasks.map((): number[] => [])
   const calls = tasks.map(() => 0)
   for (let round = 0; round < options.rounds; round++) {
-    const bench = new Bench({ now: cpuNow, time: options.msPerRound, iterations: 5, warmup: false })
+    const bench = new Bench({ now: options.now ?? cpuNow, time: options.msPerRound, iterations: options.minSamples ?? 5, warmup: false })
     const order = tasks.map((_, index) => (index + round) % tasks.length)
     for (const index of order) {
       const task = tasks[index]!

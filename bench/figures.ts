@@ -238,6 +238,33 @@ export interface TimerStabilityFigures {
   stable: boolean
 }
 
+/** One runner's wall time per interleaving of the helper scenarios (see bench/helper.ts). */
+export interface HelperRunnerFigures {
+  /** `in process` (one interleaving a call) or `2 worker processes` (an exhaustive sweep a call). */
+  runner: string
+  /** Wall-clock milliseconds per interleaving, median over rounds: without a helper, helper exits after "ready", helper stays up. */
+  noHelperMs: number
+  exitsMs: number
+  staysMs: number
+  /** Helper stays up / helper exits, median over rounds (each round times both side by side). */
+  ratio: number
+  /** Interleavings timed, over all rounds. */
+  interleavings: { noHelper: number, exits: number, stays: number }
+  rounds: number
+}
+
+/** Whether a long-lived helper process costs an interleaving an idle wait, on each runner. */
+export interface HelperFigures {
+  /** The scenarios (bench/scenarios/<name>.yml): no helper, helper exits, helper stays up. */
+  scenarios: string[]
+  /** In process, then on worker processes. */
+  runners: HelperRunnerFigures[]
+  /** Helper processes the section started (each noted its pid). */
+  helpersStarted: number
+  /** Of those, how many were alive after the section. */
+  helpersAlive: number
+}
+
 /** The scenario name of the bundled real application (`apps/acp-agent/tools.yml`). */
 export const REAL_APP_SCENARIO = 'acp-agent-tools'
 
@@ -258,6 +285,9 @@ export const TARGET_IDS = [
   'cover-detects-depth3',
   'auto-detects-both',
   'timer-verdicts-stable',
+  'helper-wait-in-process',
+  'helper-wait-workers',
+  'helper-processes-left',
   'test-preload-overhead',
   'test-tier-overhead',
 ] as const
@@ -310,6 +340,8 @@ export interface BenchFigures {
   power: PowerFigures | null
   coverage: { sizes: CoverageRow[], discovered: DiscoveredCoverageRow[] } | null
   timers: TimerStabilityFigures | null
+  /** A long-lived helper process against one that exits: wall time per interleaving, in process and on worker processes. */
+  helper: HelperFigures | null
   /** `loadrace test`: the preload per process, and a whole test tier under the default plan. */
   testMode: TestModeFigures | null
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: measures loadrace's cost and bug-finding power — on
  * synthetic plugins and on the bundled real application — and writes
  * `reports/bench.json` and `reports/bench.md` (atomically). Progress goes to
- * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers,test`
+ * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers,helper,test`
  * runs a subset (the others are reported as not run); `--quick` shrinks every
  * section for a smoke run.
  */
@@ -12,6 +12,7 @@ import { loadScenario } from '../harness/scenario/load.ts'
 import { ASSEMBLY_SIZES, measureAssembly } from './assembly.ts'
 import { measureCoverage, measureDiscoveredCoverage } from './coverage.ts'
 import type { AssemblyFigure, BenchFigures, MemoryFigures, StreamRun } from './figures.ts'
+import { measureHelper } from './helper.ts'
 import { measureInterleaving } from './interleaving-cost.ts'
 import { machineInfo } from './machine.ts'
 import { measureMemory, type MemoryJob } from './memory.ts'
@@ -26,7 +27,7 @@ import { machineScaling, measureScaleOut } from './scale-out.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 import { measureTimerStability } from './timer-stability.ts'
 
-const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers', 'test'] as const
+const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers', 'helper', 'test'] as const
 type Section = typeof SECTIONS[number]
 
 /** Scenarios whose discovered space the coverage section sizes a cover(3) plan over. */
@@ -160,7 +161,9 @@ const scaleOut = await section('scale-out', sections, async () => {
   return { synthetic, real: realScale, machineScaling: await machineScaling() }
 })
 
-// Wall-clock figures of whole commands: alone, after everything else.
+// Wall-clock figures (idle waits, whole commands): alone, after everything else.
+const helper = await section('helper', sections, () => measureHelper({ quick, onStep: text => say(`  ${text}`) }))
+
 const testMode = await section('test', sections, async () => {
   const rounds = { rounds: quick ? 3 : 9, msPerRound: quick ? 1_000 : 3_000 }
   const node22 = node22Binary()
@@ -188,6 +191,7 @@ const figures: BenchFigures = {
   power,
   coverage,
   timers,
+  helper,
   testMode,
 }
 const written = await writeFilesAtomically('reports', [

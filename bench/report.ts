@@ -221,6 +221,25 @@ function timerLines(figures: BenchFigures): string[] {
   ]
 }
 
+function helperLines(figures: BenchFigures): string[] {
+  const helper = figures.helper
+  if (helper === null) return ['Not run.']
+  const [, exits, stays] = helper.scenarios.map(name => `\`${name}\``)
+  return [
+    'A plugin whose `apply` starts a helper child process (`bench/plugins/ready-helper.mjs`), waits for its "ready" (about 300 ms of real time, '
+      + `4 s timeout), registers a tool, and kills the helper when disposed, racing two synthetic tool plugins: the helper exits right after "ready" (${exits}) `
+      + `or stays up until the plugin is disposed (${stays}). Wall clock, not CPU time (an idle wait costs no CPU, so the CPU clock would hide it): `
+      + 'milliseconds per interleaving, medians over rounds that time the scenarios side by side; in process one interleaving a sample, '
+      + 'on worker processes one exhaustive sweep a sample (its wall time over the interleavings it ran, two at a time).',
+    '',
+    ...table(['runner', 'no helper ms', 'helper exits ms', 'helper stays up ms', 'stays up / exits', 'rounds'], helper.runners.map(runner => [
+      runner.runner, fixed(runner.noHelperMs, 0), fixed(runner.exitsMs, 0), fixed(runner.staysMs, 0), `${fixed(runner.ratio, 2)}×`, String(runner.rounds),
+    ])),
+    '',
+    `${helper.helpersStarted} helper processes started; **${helper.helpersAlive} alive** after the section.`,
+  ]
+}
+
 function testModeLines(figures: BenchFigures): string[] {
   if (figures.testMode === null) return ['Not run.']
   const { preload, preloadNode20, tier } = figures.testMode
@@ -286,6 +305,10 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '## Plugins that await timers',
     '',
     ...timerLines(figures),
+    '',
+    '## A long-lived helper process',
+    '',
+    ...helperLines(figures),
     '',
     '## Your own suite under every load order',
     '',

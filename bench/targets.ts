@@ -37,6 +37,11 @@ function lowest(values: readonly (number | null)[]): number | null {
   return values.some(value => value === null) ? null : Math.min(...values as number[])
 }
 
+/** Helper stays up / helper exits on runner `index` (0: in process, 1: worker processes). */
+function helperRatio(figures: BenchFigures, index: number): number | null {
+  return figures.helper?.runners[index]?.ratio ?? null
+}
+
 const RULES: readonly TargetRule[] = [
   { id: 'assembly-ratio', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, false) },
   { id: 'assembly-ratio-toolorder', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, true) },
@@ -65,6 +70,9 @@ const RULES: readonly TargetRule[] = [
     unit: '% of delays (0, 1, 3, 20 ms) with one divergent result over every run',
     measure: figures => figures.timers === null ? null : (100 * figures.timers.rows.filter(row => row.distinctResults === 1 && row.verdicts.join() === 'divergent').length) / figures.timers.rows.length,
   },
+  { id: 'helper-wait-in-process', bound: 'at-most', target: 1.5, unit: '× an exiting helper (a long-lived one, wall ms per interleaving, in process)', measure: figures => helperRatio(figures, 0) },
+  { id: 'helper-wait-workers', bound: 'at-most', target: 1.5, unit: '× an exiting helper (a long-lived one, wall ms per interleaving, 2 worker processes)', measure: figures => helperRatio(figures, 1) },
+  { id: 'helper-processes-left', bound: 'at-most', target: 0, unit: 'helper processes alive after the section', measure: figures => figures.helper?.helpersAlive ?? null },
   { id: 'test-preload-overhead', bound: 'at-most', target: 1.05, unit: '× the same process without the preload, on Node 22 (wall clock)', measure: figures => figures.testMode?.preload.ratio ?? null },
   { id: 'test-tier-overhead', bound: 'at-most', target: 3, unit: '× one plain run of the tier (reference run, rows and reruns alone)', measure: figures => figures.testMode?.tier.ratio ?? null },
 ]

@@ -141,6 +141,15 @@ function figures(): BenchFigures {
       ],
       stable: false,
     },
+    helper: {
+      scenarios: ['helper-none', 'helper-exits', 'helper-stays'],
+      runners: [
+        { runner: 'in process', noHelperMs: 40, exitsMs: 750, staysMs: 780, ratio: 1.04, interleavings: { noHelper: 400, exits: 40, stays: 40 }, rounds: 8 },
+        { runner: '2 worker processes', noHelperMs: 60, exitsMs: 400, staysMs: 2_500, ratio: 6.25, interleavings: { noHelper: 120, exits: 54, stays: 54 }, rounds: 3 },
+      ],
+      helpersStarted: 120,
+      helpersAlive: 1,
+    },
     testMode: {
       preload: { command: 'node app.mjs', node: 'v22.23.5', withoutMs: 100, withMs: 103, ratio: 1.03, rounds: 9 },
       preloadNode20: { command: 'node app.mjs', node: 'v20.20.2', withoutMs: 100, withMs: 140, ratio: 1.4, rounds: 9 },
@@ -155,6 +164,7 @@ describe('reports/bench.json', () => {
     expect(report.machine).toEqual(figures().machine)
     expect(report.power).toEqual(figures().power)
     expect(report.real).toEqual(figures().real)
+    expect(report.helper).toEqual(figures().helper)
     expect(report.targets.map(target => target.id)).toEqual([...TARGET_IDS])
     for (const target of report.targets) {
       expect(Object.keys(target).sort()).toEqual(['id', 'measured', 'met', 'target', 'unit'])
@@ -194,6 +204,11 @@ describe('reports/bench.json', () => {
     expect(targets['cover-detects-depth3']).toMatchObject({ measured: 75, met: false })
     expect(targets['auto-detects-both']).toMatchObject({ measured: 100, met: true })
     expect(targets['timer-verdicts-stable']).toMatchObject({ measured: 50, target: 100, met: false })
+    expect(targets['helper-wait-in-process']).toMatchObject({ measured: 1.04, target: 1.5, met: true })
+    expect(targets['helper-wait-workers']).toMatchObject({ measured: 6.25, target: 1.5, met: false })
+    expect(targets['helper-processes-left']).toMatchObject({ measured: 1, target: 0, met: false })
+    const none = (JSON.parse(renderBenchJson({ ...figures(), helper: { ...figures().helper!, helpersAlive: 0 } })) as { targets: { id: string, met: boolean }[] }).targets
+    expect(none.find(target => target.id === 'helper-processes-left')).toMatchObject({ measured: 0, met: true })
     expect(targets['test-preload-overhead']).toMatchObject({ measured: 1.03, target: 1.05, met: true })
     expect(targets['test-tier-overhead']?.measured).toBeCloseTo(200 / 60)
     expect(targets['test-tier-overhead']).toMatchObject({ target: 3, met: false })
@@ -212,11 +227,11 @@ describe('reports/bench.json', () => {
   })
 
   it('reports a section that did not run as measured null and not met', () => {
-    const report = JSON.parse(renderBenchJson({ ...figures(), scaleOut: null, power: null, real: null, memory: null })) as {
+    const report = JSON.parse(renderBenchJson({ ...figures(), scaleOut: null, power: null, real: null, memory: null, helper: null })) as {
       targets: { id: string, measured: unknown, met: boolean }[]
       reported: { id: string, measured: unknown }[]
     }
-    for (const id of ['workers-efficiency', 'real-workers-efficiency', 'real-interleaving-overhead', 'real-memory-growth', 'cover-detects-depth2', 'auto-detects-both']) {
+    for (const id of ['workers-efficiency', 'real-workers-efficiency', 'real-interleaving-overhead', 'real-memory-growth', 'cover-detects-depth2', 'auto-detects-both', 'helper-wait-in-process', 'helper-wait-workers', 'helper-processes-left']) {
       expect(report.targets.find(target => target.id === id)).toMatchObject({ measured: null, met: false })
     }
     for (const id of ['workers-scaling', 'real-throughput', 'real-heap-growth']) {
@@ -270,6 +285,21 @@ describe('reports/bench.md', () => {
     expect(rows).toContainEqual(['strategy', 'bug', 'detected', 'median', 'p95', 'max', 'planned'])
     expect(rows).toContainEqual(['cover (t=3)', 'depth-3', '3/4 (75.0 %)', '3', '>100', '>100', '16'])
     expect(rows).toContainEqual(['fast-check fc.scheduler', 'depth-2', '4/4 (100.0 %)', '2', '3', '3', '—'])
+  })
+
+  it('renders the long-lived helper on both runners on the wall clock, and the helpers left alive', () => {
+    const section = markdown.slice(markdown.indexOf('## A long-lived helper process'), markdown.indexOf('## Your own suite'))
+    expect(section).toContain('Wall clock, not CPU time')
+    expect(section).toContain('(`helper-exits`)')
+    expect(section).toContain('(`helper-stays`)')
+    expect(rows).toContainEqual(['runner', 'no helper ms', 'helper exits ms', 'helper stays up ms', 'stays up / exits', 'rounds'])
+    expect(rows).toContainEqual(['in process', '40', '750', '780', '1.04×', '8'])
+    expect(rows).toContainEqual(['2 worker processes', '60', '400', '2500', '6.25×', '3'])
+    expect(section).toContain('120 helper processes started; **1 alive** after the section.')
+    expect(rows.find(cells => cells[0] === '`helper-wait-workers`')?.slice(1, 3)).toEqual(['6.25', '≤ 1.5'])
+    expect(rows.find(cells => cells[0] === '`helper-processes-left`')?.slice(1, 3)).toEqual(['1.00', '≤ 0'])
+    const notRun = renderBenchMarkdown({ ...figures(), helper: null })
+    expect(notRun.slice(notRun.indexOf('## A long-lived helper process'), notRun.indexOf('## Your own suite'))).toBe('## A long-lived helper process\n\nNot run.\n\n')
   })
 
   it('renders the coverage tables (with the discovered spaces) and the machine', () => {
