@@ -33,6 +33,8 @@ import { githubAnnotation } from '../../../harness/report/reporters/github-annot
 import { headline } from '../../../harness/report/present.ts'
 import { reportExitCode } from '../../../harness/cli/exit-code.ts'
 import type { ScenarioReport } from '../../../harness/judge/scenario-report.ts'
+import { cellProblems } from '../../../harness/matrix/check.ts'
+import { cellText } from '../../../harness/matrix/render.ts'
 import { EPOCH_MS } from '../../../harness/runtime/held-clocks.js'
 import type { Control } from '../../../harness/runtime/operations.ts'
 import { realNow } from '../../../harness/runtime/real-clock.ts'
@@ -160,6 +162,11 @@ function reportsTellItApart(report: ScenarioReport): void {
   let stderr = ''
   expect(reportExitCode(whole, { write: (text: string) => { stderr += text } })).toBe(3)
   expect(stderr).toContain(`loadrace: harness fault in scenario timed: loadrace failed to hold ${fault.resource} (replay ${fault.token}); not a verdict about the system`)
+  // A matrix cell with a harness fault is not judged against its expectation: no mismatch, its own mark.
+  const expected = { verdict: 'deterministic' as const, rule: 'as canonical' }
+  expect(cellProblems(expected, report)).toEqual([])
+  expect(cellText({ scenario: 'timed', file: report.file, variant: 'canonical', verdict: report.verdict, outcome: report.outcome, explored: 2, distinctOutputs: 2, expected, match: false, harnessFault: true, problems: [], part: null, kind: null, blame: null, golden: 'none', token: null }))
+    .toBe('fault (det) !')
 }
 
 describe('what loadrace held, in words', () => {
