@@ -72,7 +72,7 @@ export function harnessFaultProblem(fault: HarnessFault): string {
   return `loadrace failed to hold ${fault.resource} (a harness fault, not a verdict about the system): `
     + `the controlled runs of ${fault.token} gave ${fault.controlled[0]} and ${fault.controlled[1]}, while ${fault.orderOnly.hashes.length} runs `
     + `with loadrace's control of timers and clocks off (import order still held) all gave ${fault.orderOnly.hashes[0]}, `
-    + `and a controlled run right after them ${fault.orderOnly.controlledAfter ?? 'other bytes'}${where}`
+    + `and a controlled run right after them gave ${fault.orderOnly.controlledAfter ?? 'other bytes'}${where}`
 }
 
 /**
