@@ -46,7 +46,8 @@ function byReason(skipped: readonly { reason: string, name: string }[]): string 
 
 /**
  * The exit code of a finished report: 3 when judging a scenario failed inside
- * loadrace, 1 when a scenario did not meet its expectation, goldens are
+ * loadrace, or loadrace failed to hold what it controls (verdict
+ * `harness-fault`: never a verdict about the system), 1 when a scenario did not meet its expectation, goldens are
  * obsolete, or nothing ran (each said on `stderr`), else 0.
  */
 export function reportExitCode(report: Report, stderr: Output): number {
@@ -55,7 +56,9 @@ export function reportExitCode(report: Report, stderr: Output): number {
   }
   const broken = report.scenarios.filter(scenario => scenario.error !== undefined)
   for (const scenario of broken) stderr.write(`loadrace: internal error in scenario ${scenario.name}: ${scenario.error}\n`)
-  if (broken.length > 0) return EXIT.internal
+  const faults = report.scenarios.filter(scenario => scenario.harnessFault !== undefined)
+  for (const scenario of faults) stderr.write(`loadrace: harness fault in scenario ${scenario.name}: loadrace failed to hold ${scenario.harnessFault!.resource} (replay ${scenario.harnessFault!.token}); not a verdict about the system\n`)
+  if (broken.length > 0 || faults.length > 0) return EXIT.internal
   const idle = nothingRan(report)
   if (idle !== undefined) stderr.write(`loadrace: ${idle}\n`)
   if (emptyShard(report)) stderr.write(`loadrace: shard ${report.options.shard} holds no interleaving of any scenario; the merge of all shards judges them\n`)

@@ -86,7 +86,8 @@ export const matrixCommand: Command = {
       clearProgress()
       const written = await writeMatrixReport(output.dir, report, output.formats)
       cli.stdout.write(matrixSummary(report, written))
-      return interrupted() ?? (report.summary.mismatched > 0 || !report.complete ? EXIT.failed : EXIT.ok)
+      // A harness fault is loadrace's own failure, not a finding about the system: exit 3, before any mismatch.
+      return interrupted() ?? (report.summary.harnessFaults > 0 ? EXIT.internal : report.summary.mismatched > 0 || !report.complete ? EXIT.failed : EXIT.ok)
     })
   },
 }

@@ -14,6 +14,7 @@ import { inactivityOf, partlyInactive } from './inactivity.ts'
 import { compareHosts, type HostRun } from './host-comparison.ts'
 import type { Divergence } from '../verdict/divergence.ts'
 import type { Analysis, HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
+import { orderOnlyVerdict, type Unreproduced } from './order-only.ts'
 import type { StuckInfo } from '../verdict/outcome.ts'
 
 /**
@@ -56,26 +57,36 @@ function rerunDifference(token: string, explored: string, rerun: string): Pick<U
  * and the diff; null when every rerun reproduced its output. Outputs stuck on
  * the timeout are not rerun (a timeout is not evidence of anything).
  */
-export async function uncontrolledReplay(scenario: Scenario, outputs: readonly OutputGroup[], cache: RunCache, divergent: boolean): Promise<UncontrolledReplay | null> {
+export async function uncontrolledReplay(scenario: Scenario, outputs: readonly OutputGroup[], cache: RunCache, divergent: boolean): Promise<Unreproduced | null> {
   for (const [index, group] of outputs.entries()) {
     if (group.first.stuck?.reason === 'timeout') continue
     for (let time = 0; time < rerunsOf(index, divergent); time++) {
       const again = await cache.rerun(replayableSchedule(group.first))
       if (again.hash === group.hash) continue
-      const token = tokenOf(scenario, replayableSchedule(group.first))
-      return { token, hashes: [group.hash, again.hash], ...rerunDifference(token, group.json, again.json) }
+      return unreproducedOf(scenario, group, again, cache)
     }
   }
   return null
 }
 
+/** An output's interleaving whose rerun `again` gave other bytes: the replay to report, and what judging it needs. */
+function unreproducedOf(scenario: Scenario, group: OutputGroup, again: RunRecord & { json: string }, cache: RunCache): Unreproduced {
+  const schedule = replayableSchedule(group.first)
+  const token = tokenOf(scenario, schedule)
+  return {
+    replay: { token, hashes: [group.hash, again.hash], ...rerunDifference(token, group.json, again.json) },
+    schedule,
+    controlled: [{ ...group.first, json: group.json }, again],
+    cache,
+  }
+}
+
 /** The first of the two outputs' interleavings that does not give its output's bytes when it runs again, or undefined when both do. */
-async function unreproduced(scenario: Scenario, groups: readonly OutputGroup[], cache: RunCache): Promise<UncontrolledReplay | undefined> {
+async function unreproduced(scenario: Scenario, groups: readonly OutputGroup[], cache: RunCache): Promise<Unreproduced | undefined> {
   for (const group of groups) {
     const again = await cache.run(replayableSchedule(group.first))
     if (again.hash === group.hash) continue
-    const token = tokenOf(scenario, replayableSchedule(group.first))
-    return { token, hashes: [group.hash, again.hash], ...rerunDifference(token, group.json, again.json) }
+    return unreproducedOf(scenario, group, again, cache)
   }
   return undefined
 }
@@ -87,7 +98,7 @@ async function unreproduced(scenario: Scenario, groups: readonly OutputGroup[], 
  * output's bytes (nondeterminism the reruns did not happen to show), there is
  * no order to blame: the replay that moved is returned instead.
  */
-export async function counterexample(scenario: Scenario, exploration: Exploration, baseOutput: OutputGroup, divergentOutput: OutputGroup, cache: RunCache): Promise<Divergence | { uncontrolled: UncontrolledReplay }> {
+export async function counterexample(scenario: Scenario, exploration: Exploration, baseOutput: OutputGroup, divergentOutput: OutputGroup, cache: RunCache): Promise<Divergence | { uncontrolled: Unreproduced }> {
   const moved = await unreproduced(scenario, [baseOutput, divergentOutput], cache)
   if (moved !== undefined) return { uncontrolled: moved }
   const { space } = exploration
@@ -122,7 +133,9 @@ export async function counterexample(scenario: Scenario, exploration: Exploratio
 
 /**
  * Turns an exploration into a verdict: reruns every distinct output to rule
- * out nondeterminism the harness does not control (`uncontrolled`), compares
+ * out nondeterminism the harness does not control (`uncontrolled`) — or, when
+ * the interleaving's runs with loadrace's control of timers and clocks off
+ * agree, its own failure to hold one (`harness-fault`, see `order-only.ts`) —, compares
  * the same plan run on other hosts (`host-dependent`), reports a
  * stuck interleaving (`stuck`), and for a divergence shrinks the first two
  * outputs' interleavings to one adjacent swap and names the two plugins
@@ -134,14 +147,14 @@ export async function analyze(scenario: Scenario, exploration: Exploration, cach
   if (!baseline) return { verdict: 'error' }
   const stuck = outputs.map(group => group.first).find((record): record is RunRecord & { stuck: StuckInfo } => record.outcome === 'stuck' && record.stuck !== null)
   const uncontrolled = await uncontrolledReplay(scenario, outputs, cache, stuck === undefined && outputs.length > 1)
-  if (uncontrolled) return { verdict: 'uncontrolled', uncontrolled }
+  if (uncontrolled) return orderOnlyVerdict(uncontrolled)
   // The same interleaving giving other bytes on another host is not an order bug: checked before any order is blamed.
   // A merge of shards brings the difference a shard already found.
   const hosts = Array.isArray(otherHosts) ? await compareHosts({ scenario, exploration, cache }, otherHosts) : { kind: 'host-dependent' as const, difference: otherHosts as HostDifference }
-  if (hosts.kind === 'uncontrolled') return { verdict: 'uncontrolled', uncontrolled: hosts.replay }
+  if (hosts.kind === 'uncontrolled') return orderOnlyVerdict(hosts.unreproduced)
   if (hosts.kind === 'host-dependent') return { verdict: 'host-dependent', hostDifference: hosts.difference }
   if (stuck) return { verdict: 'stuck', stuck: { schedule: replayableSchedule(stuck), stuck: stuck.stuck } }
   if (outputs.length === 1) return { verdict: 'deterministic' }
   const found = await counterexample(scenario, exploration, outputs[0]!, outputs[1]!, cache)
-  return 'uncontrolled' in found ? { verdict: 'uncontrolled', uncontrolled: found.uncontrolled } : { verdict: 'divergent', divergence: found }
+  return 'uncontrolled' in found ? orderOnlyVerdict(found.uncontrolled) : { verdict: 'divergent', divergence: found }
 }

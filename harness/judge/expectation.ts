@@ -1,7 +1,7 @@
 import type { ExpectedTool, Scenario } from '../scenario/types.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import { formatGuarantee } from '../strategies/index.ts'
-import type { UncontrolledReplay } from '../verdict/verdict.ts'
+import type { HarnessFault, OrderOnlyReruns, UncontrolledReplay } from '../verdict/verdict.ts'
 import { describeCrash } from '../verdict/outcome.ts'
 import { describeInactive } from '../runtime/inactive.ts'
 import type { Analysis } from '../verdict/verdict.ts'
@@ -50,8 +50,29 @@ function errorTexts(projection: Projection): string[] {
 export function uncontrolledProblem(replay: UncontrolledReplay): string {
   const [explored, rerun] = replay.hashes
   const where = replay.part === null ? '' : `, differing in ${replay.part}`
+  const evidence = replay.orderOnly === undefined ? '' : `\n${orderOnlyEvidence(replay.orderOnly)}`
   return `the same interleaving replayed to different bytes (${replay.token}): explored ${explored}, rerun ${rerun}${where}; `
-    + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}`
+    + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}${evidence}`
+}
+
+/** The evidence line of an uncontrolled verdict: what the reruns with loadrace's control of timers and clocks off showed. */
+export function orderOnlyEvidence(reruns: OrderOnlyReruns): string {
+  const runs = `${reruns.hashes.length} reruns with loadrace's control of timers and clocks off (import order still held)`
+  if (reruns.timedOut === true) return `evidence: of ${runs}, one ran into the timeout: no evidence either way`
+  if (reruns.agree && reruns.controlledAfter !== undefined) {
+    return `evidence: ${runs} agree (${reruns.hashes[0]}), and a controlled run after them gives the same bytes: `
+      + 'the system\'s bytes changed from one run to the next (state carried between runs), not by loadrace\'s doing'
+  }
+  return `evidence: ${runs} varied too (${reruns.hashes.join(', ')}): the system varies either way, not by loadrace's doing`
+}
+
+/** The problem line of a harness fault: loadrace's failure, what it failed to hold, both sides' hashes, the part. */
+export function harnessFaultProblem(fault: HarnessFault): string {
+  const where = fault.part === null ? '' : `, differing in ${fault.part}`
+  return `loadrace failed to hold ${fault.resource} (a harness fault, not a verdict about the system): `
+    + `the controlled runs of ${fault.token} gave ${fault.controlled[0]} and ${fault.controlled[1]}, while ${fault.orderOnly.hashes.length} runs `
+    + `with loadrace's control of timers and clocks off (import order still held) all gave ${fault.orderOnly.hashes[0]}, `
+    + `and a controlled run right after them gave ${fault.orderOnly.controlledAfter ?? 'other bytes'}${where}`
 }
 
 /**
@@ -101,6 +122,8 @@ export function expectationProblems(scenario: Scenario, exploration: Exploration
       return ['no interleaving ran']
     case 'uncontrolled':
       return [uncontrolledProblem(analysis.uncontrolled)]
+    case 'harness-fault':
+      return [harnessFaultProblem(analysis.harnessFault)]
     case 'host-dependent': {
       const { hosts, hashes, tokens, part } = analysis.hostDifference
       return [`the same interleaving gives different bytes on hosts ${hosts[0]} and ${hosts[1]}, differing in ${part}: ${tokens[0]} gives ${hashes[0]}, ${tokens[1]} gives ${hashes[1]}; a host dependence (Node runtime, default locale or time zone), not an order bug`]

@@ -5,6 +5,7 @@ import { parseProjection } from '../projection/projection.ts'
 import type { Exploration } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { tokenOf } from '../token.ts'
+import type { Unreproduced } from './order-only.ts'
 
 /** One host's exploration of the same plan, for comparing with the first host's. */
 export interface HostRun {
@@ -19,7 +20,7 @@ export interface HostRun {
 export type HostFinding =
   | { kind: 'same' }
   | { kind: 'host-dependent', difference: HostDifference }
-  | { kind: 'uncontrolled', replay: UncontrolledReplay }
+  | { kind: 'uncontrolled', replay: UncontrolledReplay, unreproduced: Unreproduced }
 
 /** How often each side of a host difference is rerun before it is reported: a rerun that moves is not a host's doing. */
 export const HOST_RERUNS = 2
@@ -52,7 +53,9 @@ export async function compareHosts(first: HostRun, others: readonly HostRun[]): 
         const again = await run.cache.rerun(schedule)
         if (again.hash !== expected) {
           const token = tokenOf(run.scenario, schedule)
-          return { kind: 'uncontrolled', replay: { token, hashes: [expected, again.hash], part: null, diff: '' } }
+          const replay: UncontrolledReplay = { token, hashes: [expected, again.hash], part: null, diff: '' }
+          // The explored bytes are the shard's or the other host's: only their hash is at hand.
+          return { kind: 'uncontrolled', replay, unreproduced: { replay, schedule, controlled: [{ hash: expected }, again], cache: run.cache } }
         }
         json = again.json
       }

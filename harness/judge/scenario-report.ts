@@ -8,7 +8,7 @@ import { spaceOfScenario } from '../explore/declared-space.ts'
 import { spaceSize, type Space } from '../space/space.ts'
 import type { GoldenStatus } from '../goldens/golden.ts'
 import type { Divergence } from '../verdict/divergence.ts'
-import type { HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
+import type { HarnessFault, HostDifference, UncontrolledReplay, Verdict } from '../verdict/verdict.ts'
 import type { RanOn } from '../system/system.ts'
 import type { SnapshotFinding } from './snapshot.ts'
 import type { PrintedOutput } from './system-output.ts'
@@ -62,6 +62,8 @@ export interface ScenarioReport {
   divergence: Divergence | null
   /** Set when the verdict is `uncontrolled`: the interleaving that replayed to other bytes. */
   uncontrolled?: UncontrolledReplay
+  /** Set when the verdict is `harness-fault`: the interleaving whose controlled runs disagree while its runs with loadrace's control off agree (loadrace's failure, exit 3). */
+  harnessFault?: HarnessFault
   /** The hosts every interleaving ran on, the first host first (`current`: the Node running loadrace, as it is). */
   hosts: string[]
   /** The Node the first host ran on, and the APIs the target had to supply to it (e.g. Promise.withResolvers on Node 20). */
@@ -167,6 +169,7 @@ export function scenarioReport(input: ScenarioVerdictInput): ScenarioReport {
     durationMs: input.durationMs,
   }
   if (analysis.verdict === 'uncontrolled') report.uncontrolled = analysis.uncontrolled
+  if (analysis.verdict === 'harness-fault') report.harnessFault = analysis.harnessFault
   report.hosts = [...input.hosts]
   if (exploration.runtime !== undefined) report.runtime = exploration.runtime
   if (analysis.verdict === 'host-dependent') report.hostDifference = analysis.hostDifference

@@ -10,6 +10,7 @@ const SHORT: Readonly<Record<Verdict, string>> = {
   deterministic: 'det',
   divergent: 'div',
   uncontrolled: 'unc',
+  'harness-fault': 'fault',
   'host-dependent': 'host',
   stuck: 'stuck',
   skipped: 'skip',
@@ -18,8 +19,8 @@ const SHORT: Readonly<Record<Verdict, string>> = {
 
 /** The legend under every rendering of the table. */
 export const LEGEND = [
-  'Each cell: the verdict of the sweep, then in parentheses what the rules expect; ✗ marks a cell that does not meet its expectation (see its problems).',
-  'det deterministic · div divergent · unc uncontrolled (a rerun of one interleaving gave other bytes) · stuck. Every expectation is derived from the scenario\'s definition and the RFC; on the scenario\'s own policy the cell is its own sweep, which must also meet its expect block and golden.',
+  'Each cell: the verdict of the sweep, then in parentheses what the rules expect; ✗ marks a cell that does not meet its expectation (see its problems); ! a cell not judged because loadrace failed to hold what it controls (a harness fault: exit 3).',
+  'det deterministic · div divergent · unc uncontrolled (a rerun of one interleaving gave other bytes) · fault harness fault (loadrace failed to hold a timer, clock, process or socket: not a verdict, exit 3) · stuck. Every expectation is derived from the scenario\'s definition and the RFC; on the scenario\'s own policy the cell is its own sweep, which must also meet its expect block and golden.',
   '·header / ·errors: the part of the projection a divergence must first differ in · g≠: the projection differs from the scenario\'s committed canonical golden.',
 ]
 
@@ -33,7 +34,7 @@ export function cellText(cell: MatrixCell): string {
   const expected = cell.expected
   const actual = label(cell.verdict, expected, expected.golden !== undefined && cell.golden === 'mismatch')
   const wanted = label(expected.verdict, expected, expected.golden === 'mismatch')
-  return `${actual} (${wanted})${cell.match ? '' : ' ✗'}`
+  return `${actual} (${wanted})${cell.match ? '' : cell.harnessFault === true ? ' !' : ' ✗'}`
 }
 
 /** The table: a header row (`scenario`, then the variants), then one row per scenario. Missing cells (an interrupted run) are blank. */
@@ -52,12 +53,13 @@ export function matrixRows(report: MatrixReport): string[][] {
 
 /** `47 of 50 cells match their expectation`. */
 export function matrixHeadline(report: MatrixReport): string {
-  const { cells, matched } = report.summary
+  const { cells, matched, harnessFaults } = report.summary
   const incomplete = report.complete ? '' : ' · INCOMPLETE (interrupted)'
-  return `${matched} of ${cells} cell${cells === 1 ? '' : 's'} match their expectation${incomplete}`
+  const faults = harnessFaults > 0 ? ` · ${harnessFaults} not judged: harness fault` : ''
+  return `${matched} of ${cells} cell${cells === 1 ? '' : 's'} match their expectation${faults}${incomplete}`
 }
 
-/** The cells that do not meet their expectation. */
+/** The cells that do not meet their expectation, and those not judged for a harness fault. */
 export function mismatchedCells(report: MatrixReport): MatrixCell[] {
   return report.cells.filter(cell => !cell.match)
 }

@@ -6,6 +6,7 @@ import { enveloped } from '../report/envelope.ts'
 import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
 import { everyVariantTarget } from '../targets/registry.ts'
 import { cellProblems } from './check.ts'
+import { harnessFaultProblem } from '../judge/expectation.ts'
 import { expectCell, scenarioFacts } from './expectations.ts'
 import { outputProjections } from './output-projections.ts'
 import { requestAgreement, type RequestAgreement } from './requests.ts'
@@ -37,6 +38,7 @@ async function judgeCell(scenario: Scenario, variant: VariantName, report: Scena
   const expected = expectCell(variant, scenario, scenarioFacts(scenario))
   const requests = expected.requests === undefined ? undefined : await requestsOf(scenario, report, runner)
   const problems = cellProblems(expected, report, requests)
+  const fault = report.harnessFault
   const divergence = report.divergence
   const cell: MatrixCell = {
     scenario: scenario.name,
@@ -47,8 +49,9 @@ async function judgeCell(scenario: Scenario, variant: VariantName, report: Scena
     explored: report.explored,
     distinctOutputs: report.distinctOutputs,
     expected,
-    match: problems.length === 0,
-    problems,
+    match: problems.length === 0 && fault === undefined,
+    problems: fault === undefined ? problems : [harnessFaultProblem(fault)],
+    ...fault === undefined ? {} : { harnessFault: true as const },
     part: divergence?.part ?? null,
     kind: divergence?.kind ?? null,
     blame: divergence ? [divergence.blame[0], divergence.blame[1]] : null,
@@ -92,6 +95,7 @@ export async function runMatrix(scenarios: readonly Scenario[], options: MatrixO
     cells.push(...await matrixRow(variant, scenarios, options))
   }
   const matched = cells.filter(cell => cell.match).length
+  const harnessFaults = cells.filter(cell => cell.harnessFault === true).length
   return enveloped('matrix', {
     complete: cells.length === variants.length * scenarios.length,
     options: { strategy: options.strategy, seed: options.seed, budget: options.budget, variants, goldens: options.goldens?.dir ?? null },
@@ -99,7 +103,8 @@ export async function runMatrix(scenarios: readonly Scenario[], options: MatrixO
     summary: {
       cells: cells.length,
       matched,
-      mismatched: cells.length - matched,
+      mismatched: cells.length - matched - harnessFaults,
+      harnessFaults,
       interleavings: cells.reduce((total, cell) => total + cell.explored, 0),
     },
     durationMs: Date.now() - started,

@@ -18,8 +18,10 @@ export interface MatrixCell {
   explored: number
   distinctOutputs: number
   expected: CellExpectation
-  /** Whether the cell meets every part of its expectation. */
+  /** Whether the cell meets every part of its expectation; false for a cell with a harness fault, which is not judged. */
   match: boolean
+  /** Set with verdict `harness-fault`: loadrace failed to hold what it controls, so the cell is not judged (its problem line says what; the matrix exits 3). */
+  harnessFault?: true
   /** Why it does not, one line each (empty when it matches). */
   problems: string[]
   /** Where the minimal divergence first differs; null unless divergent. */
@@ -55,6 +57,9 @@ export interface MatrixReportOptions {
 export interface MatrixSummary {
   cells: number
   matched: number
+  /** Cells that do not meet their expectation (a cell with a harness fault is not judged, and not counted here). */
   mismatched: number
+  /** Cells with a harness fault (verdict `harness-fault`): loadrace's failure, not the system's. */
+  harnessFaults: number
   interleavings: number
 }

@@ -269,6 +269,11 @@ function scenarioSection(scenario: ScenarioReport, index: number): string {
   if (rerun !== undefined && rerun.part !== null) {
     parts.push(`<h3>Rerun diff of the ${h(rerun.part)} of ${code(rerun.token)} (explored → rerun)</h3>`, diffPre(rerun.diff))
   }
+  const fault = scenario.harnessFault
+  if (fault !== undefined) {
+    parts.push('<h3>Harness fault</h3>', tag('p', { class: 'harness-fault' }, `loadrace failed to hold <strong>${h(fault.resource)}</strong>: not a verdict about the system`))
+    if (fault.part !== null) parts.push(`<h3>Diff of the ${h(fault.part)} of ${code(fault.token)} (controlled → order-only)</h3>`, diffPre(fault.diff))
+  }
   parts.push(outputsTable(scenario))
   if (scenario.goldenDiff !== undefined) parts.push('<h3>Golden diff (golden → this run)</h3>', diffPre(scenario.goldenDiff))
   const withheld = goldenWithheldSentence(scenario)

@@ -1,7 +1,7 @@
 import type { Divergence } from '../verdict/divergence.ts'
 import type { Report } from './types.ts'
 import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
-import type { UncontrolledReplay, HostDifference } from '../verdict/verdict.ts'
+import type { HarnessFault, OrderOnlyReruns, UncontrolledReplay, HostDifference } from '../verdict/verdict.ts'
 import type { RanOn } from '../system/system.ts'
 import type { SnapshotFinding, SnapshotSide } from '../judge/snapshot.ts'
 
@@ -64,6 +64,15 @@ function canonicalDivergence(divergence: Divergence): Divergence {
   }
 }
 
+function canonicalOrderOnly(reruns: OrderOnlyReruns): OrderOnlyReruns {
+  return {
+    hashes: [...reruns.hashes],
+    agree: reruns.agree,
+    ...reruns.timedOut === true ? { timedOut: true as const } : {},
+    ...reruns.controlledAfter === undefined ? {} : { controlledAfter: reruns.controlledAfter },
+  }
+}
+
 function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
   return {
     token: replay.token,
@@ -71,6 +80,19 @@ function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
     part: replay.part,
     diff: replay.diff,
     ...replay.firstDifference === undefined ? {} : { firstDifference: replay.firstDifference },
+    ...replay.orderOnly === undefined ? {} : { orderOnly: canonicalOrderOnly(replay.orderOnly) },
+  }
+}
+
+function canonicalHarnessFault(fault: HarnessFault): HarnessFault {
+  return {
+    token: fault.token,
+    resource: fault.resource,
+    controlled: [fault.controlled[0], fault.controlled[1]],
+    orderOnly: canonicalOrderOnly(fault.orderOnly),
+    part: fault.part,
+    diff: fault.diff,
+    ...fault.firstDifference === undefined ? {} : { firstDifference: fault.firstDifference },
   }
 }
 
@@ -107,6 +129,7 @@ function canonicalScenario(scenario: ScenarioReport, durationMs: number): Scenar
     outputs: scenario.outputs.map(canonicalOutput),
     divergence: scenario.divergence === null ? null : canonicalDivergence(scenario.divergence),
     ...(scenario.uncontrolled === undefined ? {} : { uncontrolled: canonicalUncontrolled(scenario.uncontrolled) }),
+    ...(scenario.harnessFault === undefined ? {} : { harnessFault: canonicalHarnessFault(scenario.harnessFault) }),
     hosts: [...scenario.hosts],
     ...(scenario.runtime === undefined ? {} : { runtime: canonicalRuntime(scenario.runtime) }),
     ...(scenario.hostDifference === undefined ? {} : { hostDifference: canonicalHostDifference(scenario.hostDifference) }),

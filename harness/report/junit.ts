@@ -80,6 +80,10 @@ function failureBody(scenario: ScenarioReport): string {
   if (rerun !== undefined && rerun.part !== null) {
     lines.push('', `Rerun diff of the ${rerun.part} of ${rerun.token} (explored -> rerun):`, rerun.diff.replace(/\n$/, ''))
   }
+  const fault = scenario.harnessFault
+  if (fault !== undefined && fault.part !== null) {
+    lines.push('', `Harness fault diff of the ${fault.part} of ${fault.token} (controlled -> order-only):`, fault.diff.replace(/\n$/, ''))
+  }
   if (scenario.outputs.length > 0) {
     lines.push('', 'Outputs:')
     for (const output of scenario.outputs) {

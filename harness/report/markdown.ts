@@ -184,6 +184,10 @@ function failureSection(scenario: ScenarioReport): string[] {
   if (rerun !== undefined && rerun.part !== null) {
     lines.push(...diffBlock(`**Rerun diff** of the ${text(rerun.part)} of ${markdownCode(rerun.token)} (explored → rerun)`, rerun.diff))
   }
+  const fault = scenario.harnessFault
+  if (fault !== undefined && fault.part !== null) {
+    lines.push(...diffBlock(`**Harness fault diff** of the ${text(fault.part)} of ${markdownCode(fault.token)} (controlled → order-only)`, fault.diff))
+  }
   lines.push(...outputsTable(scenario))
   if (scenario.goldenDiff !== undefined) {
     lines.push(...diffBlock('**Golden diff** (golden → this run)', scenario.goldenDiff))

@@ -57,7 +57,9 @@ export function headline(report: Report): string {
   const obsolete = report.obsoleteGoldens?.length ?? 0
   const parts: string[] = []
   if (obsolete > 0) parts.push(`${obsolete} obsolete golden${obsolete === 1 ? '' : 's'}`)
-  if (totals.failed > 0) parts.push(`${totals.failed} failed`)
+  const faults = report.scenarios.filter(scenario => scenario.harnessFault !== undefined).length
+  // A harness fault fails the run (exit 3) but is loadrace's, not the system's: said apart.
+  if (totals.failed > 0) parts.push(`${totals.failed} failed${faults > 0 ? ` (${faults} by a harness fault: loadrace's, not the system's)` : ''}`)
   parts.push(`${totals.passed} passed`)
   if (totals.skipped > 0) parts.push(`${totals.skipped} skipped`)
   return `${parts.join(', ')} of ${totals.scenarios} scenario${totals.scenarios === 1 ? '' : 's'}`
@@ -106,7 +108,8 @@ export function expectation(scenario: ScenarioReport): string {
 export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
   deterministic: 'every explored interleaving produced the same bytes',
   divergent: 'explored interleavings produced different bytes',
-  uncontrolled: 'one interleaving run twice produced different bytes: a source the scheduler does not control (clock, randomness, I/O)',
+  uncontrolled: 'one interleaving run twice produced different bytes: a source the scheduler does not control (clock, randomness, I/O), varying with loadrace\'s control of timers and clocks off too',
+  'harness-fault': 'one interleaving run twice produced different bytes only under loadrace\'s control: loadrace failed to hold a timer, clock, process or socket; not a verdict about the system (exit 3)',
   'host-dependent': 'the same interleaving gave different bytes on two hosts (Node runtime, locale or time zone): a host dependence, not an order bug',
   stuck: 'an interleaving never settled: a plugin load or the turn never finished',
   skipped: 'the scenario did not run: its target cannot run it, or this machine lacks what it requires',

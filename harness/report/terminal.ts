@@ -76,11 +76,14 @@ export function failureDetails(scenario: ScenarioReport, style: Style = PLAIN): 
   }
   const rerun = scenario.uncontrolled
   if (rerun?.firstDifference !== undefined) lines.push(...indented(`first difference: ${rerun.firstDifference}`, style))
+  const fault = scenario.harnessFault
+  if (fault?.firstDifference !== undefined) lines.push(...indented(`first difference: ${fault.firstDifference}`, style))
   for (const target of replayTargets(scenario).slice(0, MAX_REPLAYS)) {
     lines.push(`${INDENT}replay (${target.label}): ${replayCommand(target.token, scenario.file)}`)
   }
   if (divergence !== null) lines.push(...trimmedDiff(`diff of the ${divergence.part} (before → after the swap):`, divergence.diff, style))
   if (rerun !== undefined && rerun.part !== null && rerun.diff !== '') lines.push(...trimmedDiff(`diff of the ${rerun.part} (explored → rerun):`, rerun.diff, style))
+  if (fault !== undefined && fault.part !== null && fault.diff !== '') lines.push(...trimmedDiff(`diff of the ${fault.part} (controlled → order-only):`, fault.diff, style))
   if (scenario.goldenDiff !== undefined) {
     const accept = scenario.golden === 'withheld' ? '' : '; accept it with --update-goldens (-u)'
     lines.push(...trimmedDiff(`diff against the golden (golden → this sweep)${accept}:`, scenario.goldenDiff, style))

@@ -36,6 +36,16 @@ export class RunCache {
     return this.started(this.runner.runOne(this.scenario, schedule))
   }
 
+  /**
+   * Runs `schedule` afresh with loadrace's control of timers and clocks off,
+   * the import order still held (`control: 'order-only'`): never memoised,
+   * never taken for a controlled run.
+   */
+  orderOnly(schedule: Schedule): Promise<RunRecord & { json: string }> {
+    this.count++
+    return this.runner.runOne(this.scenario, schedule, 'order-only')
+  }
+
   async hash(schedule: Schedule): Promise<string> {
     return (await this.run(schedule)).hash
   }

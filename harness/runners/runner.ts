@@ -4,6 +4,8 @@ import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
 import { headerToolNames } from '../projection/projection.ts'
 import { loadTarget } from '../targets/index.ts'
 import { runInterleaving } from '../runtime/interleaving.ts'
+import type { HeldResources } from '../runtime/run-state.ts'
+import type { Control } from '../runtime/operations.ts'
 import type { Contributions } from '../runtime/contributions.ts'
 import type { RanOn } from '../system/system.ts'
 import type { SystemOutput } from '../runtime/output-capture.ts'
@@ -30,14 +32,18 @@ export interface RunRecord {
   runtime?: RanOn
   /** What the system printed in this interleaving (not part of its bytes); absent when it printed nothing. */
   systemOutput?: SystemOutput
+  /** The timers and clocks loadrace held for the system, and the real I/O it opened; absent from records of older workers. */
+  held?: HeldResources
+  /** Set when the run had loadrace's control of timers and clocks off (`control: 'order-only'`). */
+  control?: 'order-only'
 }
 
 /** Runs interleavings of one scenario; in this process or spread over worker processes. */
 export interface Runner {
   /** Runs every schedule (in any order, possibly concurrently) and reports each record as it completes; stops starting new ones once `signal` aborts. */
   runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: RunRecord) => void, signal?: AbortSignal): Promise<void>
-  /** Runs one schedule and returns its full record. */
-  runOne(scenario: Scenario, schedule: Schedule): Promise<RunRecord & { json: string }>
+  /** Runs one schedule and returns its full record; `control` overrides the runner's (see {@link RunSettings}). */
+  runOne(scenario: Scenario, schedule: Schedule, control?: Control): Promise<RunRecord & { json: string }>
   close(): Promise<void>
 }
 
@@ -57,12 +63,15 @@ export interface RunSettings {
   timeoutMs?: number
   /** Keep the working folder of an interleaving whose outcome is not the expected one, and say where (`--keep-workdirs`). */
   keepWorkdirs?: boolean
+  /** How much of each interleaving loadrace controls (see `Control`); default `full`. */
+  control?: Control
 }
 
 /** Runs one schedule in this process. */
 export async function runRecord(scenario: Scenario, schedule: Schedule, index: number, settings: RunSettings = {}): Promise<RunRecord & { json: string }> {
   const target = await loadTarget(scenario.target)
-  const result = await runInterleaving(scenario, target, schedule, { timeoutMs: settings.timeoutMs, keepWorkdir: settings.keepWorkdirs })
+  const control = settings.control ?? 'full'
+  const result = await runInterleaving(scenario, target, schedule, { timeoutMs: settings.timeoutMs, keepWorkdir: settings.keepWorkdirs, control })
   const system = await target.system(scenario.system)
   return {
     index,
@@ -77,6 +86,8 @@ export async function runRecord(scenario: Scenario, schedule: Schedule, index: n
     contributions: result.contributions,
     runtime: { node: process.version, shims: [...target.shims?.() ?? []], system: target.describe(system) },
     ...result.output === undefined ? {} : { systemOutput: result.output },
+    held: result.held,
+    ...control === 'order-only' ? { control } : {},
   }
 }
 
@@ -93,7 +104,7 @@ export function inProcessRunner(options: RunSettings = {}): Runner {
         onRecord(record)
       }
     },
-    runOne: (scenario, schedule) => runRecord(scenario, schedule, -1, options),
+    runOne: (scenario, schedule, control) => runRecord(scenario, schedule, -1, control === undefined ? options : { ...options, control }),
     async close() {},
   }
 }

@@ -3,6 +3,7 @@ import type { Scenario } from '../scenario/types.ts'
 import type { Schedule } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
 import type { RunRecord, Runner, RunSettings } from './runner.ts'
+import type { Control } from '../runtime/operations.ts'
 import { startWorker, type WorkerTransport } from './transport.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 
@@ -41,7 +42,7 @@ interface Slot {
   sent: number
 }
 
-function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, 'id' | 'batch' | 'index' | 'alwaysJson'>): WorkerJob {
+function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, 'id' | 'batch' | 'index' | 'alwaysJson' | 'control'>): WorkerJob {
   return { ...fields, file: scenario.file, scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule: [...schedule] }
 }
 
@@ -109,11 +110,11 @@ class WorkerPool implements Runner {
     })
   }
 
-  runOne(scenario: Scenario, schedule: Schedule): Promise<RunRecord & { json: string }> {
+  runOne(scenario: Scenario, schedule: Schedule, control?: Control): Promise<RunRecord & { json: string }> {
     const batch = this.nextBatch++
     return new Promise((resolve, reject) => {
       let task: Task | undefined = {
-        job: jobOf(scenario, schedule, { id: this.nextId++, batch, index: -1, alwaysJson: true }),
+        job: jobOf(scenario, schedule, { id: this.nextId++, batch, index: -1, alwaysJson: true, ...control === undefined ? {} : { control } }),
         scenario,
         resolve(record) {
           if (record.json === undefined) reject(new Error(`worker returned no projection for ${tokenOf(scenario, schedule)}`))

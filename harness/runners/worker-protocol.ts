@@ -1,6 +1,7 @@
 import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../scenario/types.ts'
 import type { RunRecord, RunSettings } from './runner.ts'
+import type { Control } from '../runtime/operations.ts'
 
 /**
  * The messages between the worker pool and its worker processes. A scenario
@@ -27,6 +28,8 @@ export interface WorkerJob {
   schedule: string[]
   /** The schedule's position in the batch. */
   index: number
+  /** How much of this interleaving loadrace controls, overriding the worker's settings (a rerun with the timers and clocks real: `order-only`). */
+  control?: Control
 }
 
 /** A worker's answer to one job. */

@@ -58,7 +58,7 @@ async function scenarioOf(job: WorkerJob): Promise<Scenario> {
 }
 
 async function run(job: WorkerJob): Promise<RunRecord> {
-  const record: RunRecord = await runRecord(await scenarioOf(job), job.schedule, job.index, settings)
+  const record: RunRecord = await runRecord(await scenarioOf(job), job.schedule, job.index, job.control === undefined ? settings : { ...settings, control: job.control })
   if (sent.batch !== job.batch) sent = { batch: job.batch, hashes: new Set() }
   if (sent.hashes.has(record.hash) && !job.alwaysJson) delete record.json
   sent.hashes.add(record.hash)

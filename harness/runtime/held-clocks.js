@@ -25,8 +25,9 @@ export const EPOCH_MS = Date.UTC(2025, 0, 1)
 const HRTIME_ORIGIN_NS = 1_000_000_000_000n
 
 /**
- * Replaces this realm's clocks by held ones that read `reading()`.
- * @param {() => number | undefined} reading held ms, or undefined for the real clocks
+ * Replaces this realm's clocks by held ones that read `reading(api)`, `api`
+ * naming the clock read (`Date.now`, `performance.now`, …).
+ * @param {(api: string) => number | undefined} reading held ms, or undefined for the real clocks
  */
 export function holdClocks(reading) {
   const RealDate = Date
@@ -43,37 +44,37 @@ export function holdClocks(reading) {
   const hrtimeNs = ms => HRTIME_ORIGIN_NS + BigInt(Math.round(ms * 1e6))
 
   RealDate.now = () => {
-    const ms = reading()
+    const ms = reading('Date.now')
     return ms === undefined ? realNow() : dateMs(ms)
   }
   globalThis.Date = new Proxy(RealDate, {
     construct(target, args, newTarget) {
-      const ms = args.length === 0 ? reading() : undefined
+      const ms = args.length === 0 ? reading('new Date()') : undefined
       return Reflect.construct(target, ms === undefined ? args : [dateMs(ms)], newTarget)
     },
     apply(target, self, args) {
-      const ms = reading()
+      const ms = reading('Date()')
       return ms === undefined ? Reflect.apply(target, self, args) : new RealDate(dateMs(ms)).toString()
     },
   })
   performance.now = () => {
-    const ms = reading()
+    const ms = reading('performance.now')
     return ms === undefined ? realPerformanceNow() : ms
   }
   Object.defineProperty(performance, 'timeOrigin', {
     configurable: true,
     enumerable: true,
-    get: () => reading() === undefined ? realTimeOrigin : EPOCH_MS,
+    get: () => reading('performance.timeOrigin') === undefined ? realTimeOrigin : EPOCH_MS,
   })
   const hrtime = /** @type {typeof process.hrtime} */ ((previous) => {
-    const ms = reading()
+    const ms = reading('process.hrtime')
     if (ms === undefined) return realHrtime(previous)
     let ns = hrtimeNs(ms)
     if (previous !== undefined) ns -= BigInt(previous[0]) * 1_000_000_000n + BigInt(previous[1])
     return [Number(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)]
   })
   hrtime.bigint = () => {
-    const ms = reading()
+    const ms = reading('process.hrtime.bigint')
     return ms === undefined ? realBigint() : hrtimeNs(ms)
   }
   process.hrtime = hrtime

@@ -85,6 +85,11 @@ export function holdTimer(timer: object, onFired: () => void): HeldTimer {
   }
 }
 
+/** Whether a timer loadrace does not hold (see `Control`) may still run its callback: neither run (a timeout) nor cleared. */
+export function timerPending(timer: object): boolean {
+  return !asTimeout(timer)._destroyed
+}
+
 /** Releases a held timer: Node runs its callback about 1 ms from now (an interval is held again afterwards). */
 export function fireSoon(timer: object): void {
   const node = asTimeout(timer)

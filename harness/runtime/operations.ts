@@ -10,7 +10,7 @@
  * chain. The virtual clock (`virtual-clock.ts`) says which of them may fire
  * next without contradicting their deadlines.
  */
-import { fireSoon, holdTimer, type HeldTimer } from './held-timers.ts'
+import { fireSoon, holdTimer, timerPending, type HeldTimer } from './held-timers.ts'
 import { timerLabel } from '../space/space.ts'
 import type { SutHost } from './sut-context.ts'
 import { VirtualClock, type VirtualTime } from './virtual-clock.ts'
@@ -18,6 +18,41 @@ import { realNow } from './real-clock.ts'
 
 /** How far held time moves on each read of a clock: a loop waiting for time to pass still ends. */
 export const CLOCK_READ_STEP_MS = 0.001
+
+/**
+ * How much of an interleaving loadrace controls. `full`: the schedule's
+ * imports, batch gaps and timers are held, and the system's clocks read held
+ * time. `order-only`: imports and batch gaps are still held and released in
+ * the schedule's order, but timers run as Node runs them and the clocks are
+ * the real ones — the run that tells loadrace's own doing apart from the
+ * system's (see `judge/analyze.ts`).
+ */
+export type Control = 'full' | 'order-only'
+
+/**
+ * A fault injected into loadrace's own control, for its tests only (variable
+ * `LOADRACE_INJECT_FAULT`). `clock-drift`: each clock read moves held time on
+ * by as many seconds as this process has opened interleavings, instead of a
+ * microsecond — state leaking from one interleaving into the next, the kind
+ * of bug in loadrace that would make reruns of one schedule differ.
+ */
+export type InjectedFault = 'clock-drift'
+
+/** The fault `LOADRACE_INJECT_FAULT` asks for, if any. */
+export function injectedFault(env: NodeJS.ProcessEnv = process.env): InjectedFault | undefined {
+  return env.LOADRACE_INJECT_FAULT === 'clock-drift' ? 'clock-drift' : undefined
+}
+
+/** Interleavings this process opened (what the `clock-drift` fault leaks). */
+let pools = 0
+
+/** What loadrace held for the system in one interleaving: the evidence for naming what it may have failed to hold. */
+export interface HeldUse {
+  /** Every timer the pool held, in creation order: its label, the delay asked for, whether it repeats. */
+  timers: { label: string, delay: number, repeats: boolean }[]
+  /** Every clock the system read held time from (`Date.now`, `performance.now`, …), with how many times. */
+  clocks: { api: string, reads: number }[]
+}
 
 /** What a held operation settles with once released. */
 export type Settlement<T> =
@@ -69,6 +104,13 @@ export class OperationPool implements SutHost {
   private heldTime = 0
   /** Clock reads per chain: a chain's reads are its own code's, in the same number whatever ran before it. */
   private readonly reads = new Map<string, number>()
+  /** Clock reads per API, and the timers held (see {@link HeldUse}). */
+  private readonly clockReads = new Map<string, number>()
+  private readonly timersHeld: HeldUse['timers'] = []
+  private readonly fault: InjectedFault | undefined
+  private readonly opened = ++pools
+  /** Under `order-only`: the system's timers, which run as Node runs them. */
+  private readonly unheld = new Set<object>()
   /** Bumped on every request, release and timer callback; quiescence watches it for progress. */
   version = 0
   /** Immediates the system queued. */
@@ -81,8 +123,13 @@ export class OperationPool implements SutHost {
    * held timer is released no sooner than its delay of real time after the
    * system set it up: a timeout never fires earlier, relative to the real
    * I/O it guards, than it could without loadrace.
+   *
+   * `control`: with `order-only`, the timers the system sets up are not held
+   * (they run as Node runs them, in real time); imports and batch gaps still are.
    */
-  constructor(private readonly realIoOpen: () => boolean = () => false) {}
+  constructor(private readonly realIoOpen: () => boolean = () => false, readonly control: Control = 'full', fault: InjectedFault | undefined = injectedFault()) {
+    this.fault = fault
+  }
 
   /**
    * Registers `label` as pending and returns a promise that settles only after
@@ -114,6 +161,12 @@ export class OperationPool implements SutHost {
   /** Holds a timer the system just created in `chain` (see `held-timers.ts`). */
   timerCreated(resource: object, chain: string): void {
     if (this.closed) return
+    if (this.control === 'order-only') {
+      // Not held: it runs in real time, as Node runs it; its setting up is still progress.
+      this.unheld.add(resource)
+      this.version++
+      return
+    }
     const timer: HeldTimer = holdTimer(resource, () => this.timerFired(resource, timer, chain))
     this.holdTimerOp(resource, timer, chain, this.clock.dueIn(timer.delay), false)
   }
@@ -125,6 +178,7 @@ export class OperationPool implements SutHost {
   private holdTimerOp(resource: object, timer: HeldTimer, chain: string, due: VirtualTime, repeat: boolean): void {
     const k = (this.timerCounts.get(chain) ?? 0) + 1
     this.timerCounts.set(chain, k)
+    if (!repeat) this.timersHeld.push({ label: timerLabel(chain, k), delay: timer.delay, repeats: timer.repeats })
     this.held.set(timerLabel(chain, k), { kind: 'timer', timer, resource, due, repeat, seq: this.timerSeq++, enabledAt: undefined, setAt: realNow() })
     this.heldTimers++
     this.version++
@@ -226,10 +280,17 @@ export class OperationPool implements SutHost {
    * the same schedule reaches again, plus {@link CLOCK_READ_STEP_MS} per read
    * the chain has made.
    */
-  clockReading(chain: string): number {
+  clockReading(chain: string, api = 'a clock'): number {
     const reads = (this.reads.get(chain) ?? 0) + 1
     this.reads.set(chain, reads)
-    return this.heldTime + reads * CLOCK_READ_STEP_MS
+    this.clockReads.set(api, (this.clockReads.get(api) ?? 0) + 1)
+    const step = this.fault === 'clock-drift' ? this.opened * 1000 : CLOCK_READ_STEP_MS
+    return this.heldTime + reads * step
+  }
+
+  /** What the pool held for the system so far: its timers and the clocks it read (see {@link HeldUse}). */
+  heldUse(): HeldUse {
+    return { timers: [...this.timersHeld], clocks: [...this.clockReads].map(([api, reads]) => ({ api, reads })) }
   }
 
   /** Moves held time to the latest release. */
@@ -261,6 +322,15 @@ export class OperationPool implements SutHost {
     const order = timers.map((timer, i) => ({ ...timer, at: times[i] as number }))
       .sort((a, b) => a.at - b.at || a.op.seq - b.op.seq)
     return order.find(({ label }) => this.canRelease(label))?.label
+  }
+
+  /**
+   * Under `order-only`: whether a timer of the system, not held, has yet to
+   * run (or be cleared): it may wake the system, so a wait is not stuck.
+   */
+  unheldTimerPending(): boolean {
+    for (const timer of this.unheld) if (!timerPending(timer)) this.unheld.delete(timer)
+    return this.unheld.size > 0
   }
 
   /** Whether any timer is held (pending release). */

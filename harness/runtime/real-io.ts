@@ -161,14 +161,28 @@ async function closedWithin(items: readonly Opened[], ms: number): Promise<boole
 /** The real I/O of one interleaving. */
 export class RealIo {
   private readonly opened: Opened[] = []
+  /** The kinds of everything opened so far, open or closed, in order of first opening. */
+  private readonly kinds = new Set<string>()
 
-  /** Records what the system opened (called from its scope). */
+  /** Records what the system opened (called from its scope, inside the async hook: the handle is not to be read yet). */
   add(opened: OpenedIo): void {
     this.opened.push(opened as Opened)
+    // A pipe may be the process's own standard stream: known only once it is built (see `live`).
+    if (opened.type !== 'PIPEWRAP') this.kinds.add(opened.type)
+  }
+
+  /** The kinds (async-hook types, `WORKER`) of what the system opened in this interleaving, the process's own standard streams aside. */
+  openedKinds(): string[] {
+    this.live()
+    return [...this.kinds]
   }
 
   private live(): Opened[] {
-    for (let i = this.opened.length - 1; i >= 0; i--) if (this.opened[i]!.closed || isStdio(this.opened[i]!)) this.opened.splice(i, 1)
+    for (let i = this.opened.length - 1; i >= 0; i--) {
+      const opened = this.opened[i]!
+      if (opened.closed || isStdio(opened)) this.opened.splice(i, 1)
+      else this.kinds.add(opened.type)
+    }
     return this.opened
   }
 

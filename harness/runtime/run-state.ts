@@ -7,7 +7,7 @@ import type { Mounted, Observation, Target } from '../targets/types.ts'
 import { projectWithBytes, type Projection } from '../projection/projection.ts'
 import type { Crash, StuckInfo } from '../verdict/outcome.ts'
 import type { ScheduleDriver } from './drive.ts'
-import { OperationPool } from './operations.ts'
+import { OperationPool, type Control, type HeldUse } from './operations.ts'
 import { quiesce } from './quiescence.ts'
 import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
@@ -70,6 +70,13 @@ export interface InterleavingOptions {
   onPhase?: (phase: InterleavingPhase) => void
   /** Keep the working folder of an interleaving whose outcome is not the one the scenario expects, and say where it is. */
   keepWorkdir?: boolean
+  /** How much loadrace controls (see `Control`); default `full`. `order-only`: the import order is held, the timers and clocks are real. */
+  control?: Control
+}
+
+/** What loadrace held for the system in one interleaving, and the real I/O the system opened (async-hook types, `WORKER`): what it may have failed to hold. */
+export interface HeldResources extends HeldUse {
+  io: string[]
 }
 
 export interface InterleavingResult {
@@ -87,6 +94,8 @@ export interface InterleavingResult {
   output?: SystemOutput
   /** Set when a wait for quiescence ran into the per-interleaving timeout: something kept the system busy that long. */
   waitedOut?: true
+  /** The timers and clocks loadrace held for the system, and the real I/O it opened (not part of the compared bytes). */
+  held: HeldResources
 }
 
 /**
@@ -166,7 +175,8 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const sandbox = new Sandbox()
   const root = new system.cordis.Context()
   const realIo = new RealIo()
-  const pool = new OperationPool(() => realIo.isOpen())
+  const control = options.control ?? 'full'
+  const pool = new OperationPool(() => realIo.isOpen(), control)
   const loadErrors: string[] = []
   root.logger.exporter({
     export: (message) => {
@@ -179,7 +189,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
     immediateQueued: () => pool.immediateQueued(),
     applyReturned: (promise, chain) => dropped.add(promise, chain),
     realIoOpened: opened => realIo.add(opened),
-    clockReading: chain => pool.clockReading(chain),
+    ...control === 'full' ? { clockReading: (chain: string, api?: string) => pool.clockReading(chain, api) } : {},
   }
   let endEarly!: { crashed(): void, failed(error: unknown): void }
   const endedEarly = new Promise<void>((resolve, reject) => { endEarly = { crashed: resolve, failed: reject } })
@@ -288,6 +298,7 @@ export function finish(run: Interleaving, observation: Observation | undefined, 
     contributions: run.contributions?.read() ?? { tools: [], sections: [] },
     ...output === undefined ? {} : { output },
     ...run.waitedOut ? { waitedOut: true as const } : {},
+    held: { ...run.pool.heldUse(), io: run.realIo.openedKinds() },
   }
   run.options.onPhase?.('projection')
   return result

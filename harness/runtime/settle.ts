@@ -79,7 +79,7 @@ export async function settleOrStuck<T>(promise: Promise<T>, control: WaitControl
       continue
     }
     const now = wallNow()
-    if (!control.realIoOpen() && nothingCanWake(baseline, pool.heldLiveTimers())) {
+    if (!control.realIoOpen() && !pool.unheldTimerPending() && nothingCanWake(baseline, pool.heldLiveTimers())) {
       restingSince ??= now
       if (now - restingSince >= STUCK_AFTER_MS) return { kind: 'stuck', reason: 'no-progress' }
     } else {

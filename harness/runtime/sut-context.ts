@@ -37,8 +37,8 @@ export interface SutHost {
   applyReturned?(promise: PromiseLike<unknown>, chain: string): void
   /** The chain's code opened a child process, pipe, socket, server, watcher or thread (see `real-io.ts`). */
   realIoOpened?(opened: OpenedIo): void
-  /** The held time the chain's code reads now, in ms (see `held-clocks.js`); each call is one read. */
-  clockReading?(chain: string): number
+  /** The held time the chain's code reads now through clock `api` (`Date.now`, …), in ms (see `held-clocks.js`); each call is one read. Absent: the system reads the real clocks. */
+  clockReading?(chain: string, api?: string): number
 }
 
 /** The scope of one piece of the system's work. */

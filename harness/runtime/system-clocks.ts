@@ -2,13 +2,14 @@
  * Holds the clocks of this realm for the system under test (see
  * `held-clocks.js`): code running in an interleaving's scope reads the held
  * time its interleaving gives (`SutHost.clockReading`), loadrace's own code
- * the real clocks. Imported for its effect, once per process.
+ * the real clocks; so does the system of an interleaving run with
+ * `control: 'order-only'`, whose host gives no held time. Imported for its effect, once per process.
  */
 import './real-clock.ts'
 import { holdClocks } from './held-clocks.js'
 import { currentScope } from './sut-context.ts'
 
-holdClocks(() => {
+holdClocks((api) => {
   const scope = currentScope()
-  return scope === undefined ? undefined : scope.host.clockReading?.(scope.chain)
+  return scope === undefined ? undefined : scope.host.clockReading?.(scope.chain, api)
 })

@@ -6,7 +6,28 @@ import type { StuckInfo } from './outcome.ts'
  * (its target cannot run it, or the machine lacks what its `requires:` asks
  * for); the entry carries the reason and no `passed`.
  */
-export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'host-dependent' | 'stuck' | 'skipped' | 'error'
+export type Verdict = 'deterministic' | 'divergent' | 'uncontrolled' | 'harness-fault' | 'host-dependent' | 'stuck' | 'skipped' | 'error'
+
+/**
+ * The reruns of an interleaving about to be called uncontrolled with
+ * loadrace's control of timers and clocks off, the import order still held
+ * (`control: 'order-only'`): the evidence that tells loadrace's own doing
+ * (`harness-fault`) from the system's (`uncontrolled`).
+ */
+export interface OrderOnlyReruns {
+  /** The hash of each order-only rerun, in order. */
+  hashes: string[]
+  /** Whether they agree with each other. */
+  agree: boolean
+  /** Set when one of them ran into the per-interleaving timeout: no evidence either way. */
+  timedOut?: true
+  /**
+   * When they agree: the hash of one more controlled run of the interleaving,
+   * right after them. The same hash as theirs means the system's bytes changed
+   * from run to run (state carried between runs), whatever the control.
+   */
+  controlledAfter?: string
+}
 
 /** An interleaving whose fresh rerun produced other bytes than exploring it did: nondeterminism the scheduler does not control. */
 export interface UncontrolledReplay {
@@ -19,6 +40,31 @@ export interface UncontrolledReplay {
   /** Unified diff of that part (explored → rerun); empty when `part` is null. */
   diff: string
   /** Where that part first differs, readable (`header.tools[1].name, column 2:` and the lines around it); absent when `part` is null. */
+  firstDifference?: string
+  /** The interleaving rerun with loadrace's control of timers and clocks off: its runs varied too (or timed out), so the variation is the system's. */
+  orderOnly?: OrderOnlyReruns
+}
+
+/**
+ * An interleaving whose controlled runs disagree while its runs with
+ * loadrace's control of timers and clocks off (the import order still held)
+ * agree with each other: the difference is loadrace's own doing, never a
+ * verdict about the system. Reported as loadrace's failure (exit 3).
+ */
+export interface HarnessFault {
+  /** Replay token of the interleaving. */
+  token: string
+  /** What loadrace held in the controlled runs and may have failed to hold, from what they recorded: `a clock (Date.now)`, `a timer (setTimeout 60000 ms, tool-slow#timer1)`, …; says so when it cannot be determined. */
+  resource: string
+  /** The hashes of the controlled runs that disagree: explored (or the first host's), then the rerun. */
+  controlled: [string, string]
+  /** The order-only reruns, which agree, and the controlled run after them, which does not give their bytes. */
+  orderOnly: OrderOnlyReruns
+  /** The first part in which the controlled run after the order-only runs differs from them. */
+  part: DivergencePart | null
+  /** Unified diff of that part (controlled → order-only); empty when `part` is null. */
+  diff: string
+  /** Where that part first differs, readable; absent when `part` is null. */
   firstDifference?: string
 }
 
@@ -52,6 +98,7 @@ export type Analysis =
   | { verdict: 'deterministic' }
   | { verdict: 'divergent', divergence: Divergence | null }
   | { verdict: 'uncontrolled', uncontrolled: UncontrolledReplay }
+  | { verdict: 'harness-fault', harnessFault: HarnessFault }
   | { verdict: 'host-dependent', hostDifference: HostDifference }
   | { verdict: 'stuck', stuck: StuckInterleaving }
   | { verdict: 'error' }

@@ -19,7 +19,9 @@ function commandProperty(text: string): string {
 export function githubAnnotation(scenario: ScenarioReport): string {
   const replay = replayTargets(scenario)[0]
   const message = [...scenario.problems, ...(replay === undefined ? [] : [`replay: ${replayCommand(replay.token, scenario.file)}`])]
-  const title = `loadrace: ${scenario.name} is ${scenario.verdict}`
+  const title = scenario.harnessFault === undefined
+    ? `loadrace: ${scenario.name} is ${scenario.verdict}`
+    : `loadrace: harness fault in ${scenario.name} (loadrace failed to hold ${scenario.harnessFault.resource}; not a verdict about the system)`
   return `::error file=${commandProperty(scenario.file)},title=${commandProperty(title)}::${commandData(message.join('\n') || `verdict ${scenario.verdict}`)}\n`
 }
 

@@ -98,6 +98,11 @@ describe.each(RUNNERS)('an exploration that found a single output (%s)', (_, mak
       expect(report.outputs.map(output => output.tools)).toEqual([['a', 'steady']])
       expect(report.verdict).toBe('uncontrolled')
       expect(report.uncontrolled).toMatchObject({ token: report.outputs[0]!.token, hashes: [report.outputs[0]!.hash, expect.not.stringMatching(report.outputs[0]!.hash)], part: 'header' })
+      // Flipped once, it stays flipped: the order-only runs agree, and so does a controlled run after them — the system's doing, not loadrace's.
+      const evidence = report.uncontrolled!.orderOnly!
+      expect(evidence).toMatchObject({ agree: true, controlledAfter: evidence.hashes[0] })
+      expect(report.uncontrolled!.hashes[1]).toBe(evidence.hashes[0])
+      expect(report.problems[0]).toContain('and a controlled run after them gives the same bytes: the system\'s bytes changed from one run to the next')
       expect(report.passed).toBe(false)
     } finally {
       await runner.close()

@@ -7,11 +7,11 @@ import type { Analysis, Verdict } from '../../../harness/verdict/verdict.ts'
  * checked against the code by test/docs.
  */
 const VERDICTS: Record<Verdict, true> = {
-  'deterministic': true, 'divergent': true, 'uncontrolled': true, 'host-dependent': true, 'stuck': true, 'skipped': true, 'error': true,
+  'deterministic': true, 'divergent': true, 'uncontrolled': true, 'harness-fault': true, 'host-dependent': true, 'stuck': true, 'skipped': true, 'error': true,
 }
 /** The verdicts an analysis can carry. */
 const ANALYSED: Record<Analysis['verdict'], true> = {
-  'deterministic': true, 'divergent': true, 'uncontrolled': true, 'host-dependent': true, 'stuck': true, 'error': true,
+  'deterministic': true, 'divergent': true, 'uncontrolled': true, 'harness-fault': true, 'host-dependent': true, 'stuck': true, 'error': true,
 }
 
 describe('verdicts', () => {
