@@ -30,6 +30,12 @@ function sealedLike<T extends object>(original: object, copy: T): T {
   return Object.isFrozen(original) ? Object.freeze(copy) : copy
 }
 
+/** A hook result's data with its `durationMs` written as 0 (when it has one). */
+function withoutDuration(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || !('durationMs' in data)) return data
+  return sealedLike(data, { ...data, durationMs: 0 })
+}
+
 /** Rewrites the nondeterministic parts of one run's observations; use one instance per run, in observation order. */
 export class Determinizer {
   private readonly ids = new Map<string, string>()
@@ -80,10 +86,15 @@ export class Determinizer {
     return this.rewrite(value) as T
   }
 
-  /** A session event with its ids rewritten and its `time` taken from the environment clock. */
+  /**
+   * A session event with its ids rewritten and its `time` taken from the
+   * environment clock. A hook's measured run time (`hook/result`'s
+   * `durationMs`: how long its command took, in real time) is written as 0,
+   * as dsh's snapshot harness writes it before it compares.
+   */
   event(event: Record<string, unknown>): Record<string, unknown> {
     const entries = Object.entries(event).map(([key, item]): [string, unknown] =>
-      [key, key === 'time' ? this.environment.now() : this.rewrite(item)])
+      [key, key === 'time' ? this.environment.now() : key === 'data' && event.type === 'hook/result' ? this.rewrite(withoutDuration(item)) : this.rewrite(item)])
     return sealedLike(event, Object.fromEntries(entries))
   }
 

@@ -33,4 +33,13 @@ describe('Determinizer', () => {
     const run = new Determinizer(environment())
     expect(run.text('commit d8520725dc65 in /tmp/session-d8520725dc65/x')).toBe('commit d8520725dc65 in /tmp/session-d8520725dc65/x')
   })
+
+  it('writes a hook result\'s measured duration as 0, as dsh\'s snapshot harness does, and only a hook result\'s', () => {
+    const run = new Determinizer(environment())
+    const result = { type: 'hook/result', time: 1796179253671, data: { turn: 1, point: 'PostToolUse', handlerId: 'claude-code:PostToolUse:1', durationMs: 200.001 } }
+    expect(run.event(result)).toEqual({ type: 'hook/result', time: 1, data: { turn: 1, point: 'PostToolUse', handlerId: 'claude-code:PostToolUse:1', durationMs: 0 } })
+    expect(result.data.durationMs).toBe(200.001)
+    const other = { type: 'tool/result', time: 5, data: { durationMs: 12 } }
+    expect(run.event(other)).toEqual({ type: 'tool/result', time: 2, data: { durationMs: 12 } })
+  })
 })
