@@ -85,7 +85,7 @@ export function readSettings(args: ParsedArgs, spec: CommandSpec, cli: { env: En
     options: spec.options.map(option => option.name),
     given: givenBy(args),
     env: cli.env,
-    ...cli.stderr === undefined ? {} : { notes: cli.stderr },
+    notes: cli.stderr,
   })
 }
 

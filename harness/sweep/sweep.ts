@@ -97,8 +97,8 @@ export async function sweepScenario(original: Scenario, settings: SweepSettings,
     const onThisHost = onHost(scenario, host)
     const exploration = await explore(onThisHost, runnerOf(host), settings, {
       byPosition: compare,
-      ...space === undefined ? {} : { space },
-      ...run.signal === undefined ? {} : { signal: run.signal },
+      space,
+      signal: run.signal,
       onProgress: (count, planned) => run.onProgress?.(scenario, count, planned),
     })
     return { scenario: onThisHost, exploration, cache: new RunCache(runnerOf(host), onThisHost) }
@@ -115,7 +115,7 @@ export async function sweepScenario(original: Scenario, settings: SweepSettings,
   return judge(original, first.scenario, first.exploration, {
     strategy: settings.strategy,
     runner: runnerOf(hosts[0]!),
-    ...run.goldens === undefined ? {} : { goldens: run.goldens },
+    goldens: run.goldens,
     hostNames: hosts.map(host => host.name),
     otherHosts,
     interrupted: run.signal?.aborted === true,
@@ -166,10 +166,10 @@ export async function sweep(scenarios: readonly Scenario[], settings: SweepSetti
   const reports: ScenarioReport[] = []
   const scenarioRun: SweepRun = {
     runner: run.runner,
-    ...run.runners === undefined ? {} : { runners: run.runners },
-    ...run.signal === undefined ? {} : { signal: run.signal },
-    ...run.goldens === undefined ? {} : { goldens: run.goldens },
-    ...run.overrides === undefined ? {} : { overrides: run.overrides },
+    runners: run.runners,
+    signal: run.signal,
+    goldens: run.goldens,
+    overrides: run.overrides,
     onProgress: (scenario, explored, planned) => {
       run.onProgress?.(scenario, explored, planned)
       for (const reporter of reporters) reporter.onProgress?.(scenario, explored, planned)
