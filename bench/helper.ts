@@ -102,7 +102,7 @@ export async function measureHelper(options: { quick: boolean, onStep?: (text: s
     const pool = workerPool({ size: 2 })
     let workers: HelperRunnerFigures
     try {
-      const sweep = (scenario: Scenario) => sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2, runner: pool })
+      const sweep = (scenario: Scenario) => sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2 }, { runner: pool })
       // One untimed sweep each: starts the workers, and checks the verdict and how many interleavings a sweep runs.
       const planned: number[] = []
       for (const scenario of scenarios) {

@@ -33,23 +33,20 @@ if (job === null) throw new Error('usage: memory-child.ts <job as JSON>')
 const loaded = await loadScenario(job.file)
 // The sweep's own budget decides: a scenario's `budget:` (the real application caps itself at its cover rows) does not.
 const scenario = { ...loaded, budget: undefined }
-const options = { strategy: job.strategy, seed: '0', runner: inProcessRunner(), workers: 1 }
+const settings = { strategy: job.strategy, seed: '0', workers: 1 }
+const runner = inProcessRunner()
 // Warm up: load and compile every code path once before the baseline.
-await sweepScenario(scenario, { ...options, budget: job.warmup })
+await sweepScenario(scenario, { ...settings, budget: job.warmup }, { runner })
 const before = settledMemory()
 const checkpoints = [checkpoint(0)]
 const step = Math.max(1, Math.floor(job.interleavings / 10))
 const started = performance.now()
-const report = await sweepScenario(scenario, {
-  ...options,
-  budget: job.interleavings,
-  onProgress: (_scenario, done, planned) => {
+const report = await sweepScenario(scenario, { ...settings, budget: job.interleavings }, { runner, onProgress: (_scenario, done, planned) => {
     if (done % step !== 0 && done !== planned) return
     const point = checkpoint(done)
     checkpoints.push(point)
     process.stderr.write(`progress ${done} ${planned} ${point.heapUsedMb.toFixed(1)} ${point.rssMb.toFixed(1)}\n`)
-  },
-})
+  } })
 const seconds = (performance.now() - started) / 1000
 const after = settledMemory()
 if (report.planned !== job.interleavings) throw new Error(`the sweep ran ${report.planned} of ${job.interleavings} interleavings`)

@@ -18,7 +18,7 @@ export async function measureTimerStability(runs: number, onDelay?: (ms: number,
     const results = new Map<string, number>()
     for (let run = 0; run < runs; run++) {
       const runner = inProcessRunner()
-      const report = await sweepScenario(scenario, { strategy: 'auto', budget: 5040, seed: '0', workers: 1, runner })
+      const report = await sweepScenario(scenario, { strategy: 'auto', budget: 5040, seed: '0', workers: 1 }, { runner })
       await runner.close()
       const key = JSON.stringify({ verdict: report.verdict, outputs: report.outputs.map(output => [output.hash, output.count]) })
       results.set(key, (results.get(key) ?? 0) + 1)

@@ -7,36 +7,62 @@
  */
 // Types only: the matcher's declaration merges into vitest's (nothing of vitest is loaded).
 import type {} from 'vitest'
-import type { VariantName } from './targets/catalogue.ts'
-import { isCi } from './cli/environment.ts'
 import type { GoldenPolicy } from './goldens/golden.ts'
 import { resultOf } from './report/present.ts'
 import { failureDetails, scenarioBlock, scenarioLine } from './report/terminal.ts'
 import type { ScenarioReport } from './judge/scenario-report.ts'
 import { loadScenario } from './scenario/load.ts'
-import type { StrategyName } from './strategies/index.ts'
-import { DEFAULT_BUDGET } from './strategies/index.ts'
 import { inProcessRunner } from './runners/runner.ts'
 import { sweepScenario } from './sweep/sweep.ts'
-import type { TargetName } from './targets/types.ts'
+import { resolveSettings, type Settings } from './settings/index.ts'
+import type { Env } from './settings/environment.ts'
 
-/** How to check a scenario: the `loadrace sweep` options that apply to one file. Every one defaults as the command does. */
-export interface ScenarioCheckOptions {
-  strategy?: StrategyName
-  budget?: number
-  seed?: string
-  depth?: number
-  strength?: number
-  variant?: VariantName
-  target?: TargetName
-  /** Per-interleaving timeout in milliseconds; default: the scenario's own, else 5000. */
+/**
+ * How to check a scenario: the settings of `loadrace sweep` that apply to one
+ * file, by the same names. Every one defaults as the command does: from its
+ * `LOADRACE_*` variable when set, else from the one table of defaults.
+ */
+export interface ScenarioCheckOptions extends Partial<Pick<Settings, 'strategy' | 'budget' | 'seed' | 'depth' | 'strength' | 'variant' | 'target' | 'timeoutMs' | 'goldens' | 'updateGoldens' | 'keepWorkdirs' | 'ci'>> {
+  /** @deprecated The old name of `timeoutMs`. */
   timeout?: number
-  /** `--goldens DIR`: the folder of the golden; default: the goldens folder beside the scenario's (see docs/reports.md). */
-  goldens?: string
-  /** `--update-goldens`: write the golden anew. Default: false; the matcher also does it under `vitest -u`. */
-  updateGoldens?: boolean
-  /** Whether a missing golden fails instead of being written; default: whether `CI` is set, as for the command. */
-  ci?: boolean
+}
+
+/** The options of `loadrace sweep` that `ScenarioCheckOptions` has, each with its name there. */
+const CHECK_OPTIONS: Readonly<Record<string, Exclude<keyof ScenarioCheckOptions, 'ci' | 'timeout'>>> = {
+  'strategy': 'strategy',
+  'budget': 'budget',
+  'seed': 'seed',
+  'depth': 'depth',
+  'strength': 'strength',
+  'variant': 'variant',
+  'target': 'target',
+  'timeout': 'timeoutMs',
+  'goldens': 'goldens',
+  'update-goldens': 'updateGoldens',
+  'keep-workdirs': 'keepWorkdirs',
+}
+
+/**
+ * The settings of one check, resolved as the command resolves its own: the
+ * options given beat the environment, which beats the defaults. A bad option
+ * throws a `UsageError` naming it (`options.budget: …`).
+ */
+export function checkSettings(options: ScenarioCheckOptions, env: Env = process.env): Settings {
+  const given = (option: string) => {
+    const name = CHECK_OPTIONS[option]
+    return name === 'timeoutMs' ? options.timeoutMs ?? options.timeout : name === undefined ? undefined : options[name]
+  }
+  return resolveSettings({
+    command: 'sweep',
+    options: Object.keys(CHECK_OPTIONS),
+    given: {
+      value: option => { const value = given(option); return typeof value === 'boolean' || value === undefined ? undefined : String(value) },
+      flag: option => { const value = given(option); return typeof value === 'boolean' ? value : undefined },
+      nameOf: option => `options.${CHECK_OPTIONS[option]}`,
+    },
+    // `ci` given says what `CI` would.
+    env: options.ci === undefined ? env : { ...env, CI: options.ci ? 'true' : '' },
+  })
 }
 
 /** A scenario that did not pass: the message is what `loadrace sweep` prints for it. */
@@ -68,26 +94,16 @@ export function describeFailure(report: ScenarioReport): string {
  * whatever the result. Rejects on a malformed file (a `ScenarioError`).
  */
 export async function checkScenario(file: string, options: ScenarioCheckOptions = {}): Promise<ScenarioReport> {
-  return sweepFile(file, options, { dir: options.goldens, update: options.updateGoldens ?? false, ci: options.ci ?? isCi(process.env) })
+  const settings = checkSettings(options)
+  return sweepFile(file, settings, settings)
 }
 
 /** Sweeps one scenario file in this process with one runner; `goldens` undefined: no golden check. */
-async function sweepFile(file: string, options: ScenarioCheckOptions, goldens: GoldenPolicy | undefined): Promise<ScenarioReport> {
+async function sweepFile(file: string, settings: Settings, goldens: GoldenPolicy | undefined): Promise<ScenarioReport> {
   const scenario = await loadScenario(file)
-  const runner = inProcessRunner({ timeoutMs: options.timeout })
+  const runner = inProcessRunner({ timeoutMs: settings.timeoutMs, keepWorkdirs: settings.keepWorkdirs })
   try {
-    return await sweepScenario(scenario, {
-      strategy: options.strategy ?? 'auto',
-      budget: options.budget ?? DEFAULT_BUDGET,
-      seed: options.seed ?? '0',
-      depth: options.depth,
-      strength: options.strength,
-      variant: options.variant,
-      target: options.target,
-      runner,
-      workers: 1,
-      goldens,
-    })
+    return await sweepScenario(scenario, settings, { runner, goldens })
   } finally {
     await runner.close()
   }
@@ -164,7 +180,7 @@ declare module 'vitest' {
  * `expect:`.
  */
 export async function expectDeterministic(file: string, options: ScenarioCheckOptions = {}): Promise<ScenarioReport> {
-  const report = await sweepFile(file, options, undefined)
+  const report = await sweepFile(file, checkSettings(options), undefined)
   if (report.skipped !== undefined) throw new Error(`${file}: not run on target ${report.target}: ${report.skipped}`)
   if (report.verdict !== 'deterministic') throw new ScenarioFailure(report, describeFailure(report))
   return report

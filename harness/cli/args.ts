@@ -11,6 +11,8 @@ export interface OptionSpec {
   value?: string
   /** The default as the help shows it. */
   default?: string
+  /** The environment variable that sets it when the command line does not (`LOADRACE_BUDGET`). */
+  variable?: string
   /** What it does, one line. */
   help: string
   /** May be given more than once; every value is kept. */

@@ -6,14 +6,12 @@ import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import type { Command } from './command.ts'
 import { diffTargetsSummary } from './diff-targets-summary.ts'
 import { nothingCompared } from './exit-code.ts'
-import { DOCUMENT_OPTIONS, readComparisonExplore, readDocumentOutput, reportOption } from './document-options.ts'
-import { OPTIONS, readTimeout, readWorkers } from './options.ts'
+import { DOCUMENT_OPTIONS, documentFormatsOf, reportOption } from './document-options.ts'
+import { OPTIONS, readSettings } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { supervised } from './supervised-run.ts'
 import { EXIT } from './usage-error.ts'
 
-/** Where `diff-targets` writes when `--report` is not given. */
-const DEFAULT_REPORT_DIR = 'reports/diff-targets'
 
 /** `loadrace diff-targets`: the reference against the published dsh packages, scenario by scenario. */
 export const diffTargetsCommand: Command = {
@@ -33,27 +31,22 @@ export const diffTargetsCommand: Command = {
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
     options: [
       OPTIONS.strategy, DOCUMENT_OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength,
-      OPTIONS.workers, OPTIONS.timeout, reportOption(DEFAULT_REPORT_DIR), DOCUMENT_OPTIONS.format,
+      OPTIONS.workers, OPTIONS.timeout, reportOption('diff-targets'), DOCUMENT_OPTIONS.format,
     ],
     maxOperands: Infinity,
   },
   async run(args, cli) {
-    const explore = readComparisonExplore(args)
-    const workers = readWorkers(args, cli.stderr)
-    const timeoutMs = readTimeout(args)
-    const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
-    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
+    const settings = readSettings(args, diffTargetsCommand.spec, cli)
+    return supervised(cli, settings, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
       const scenarios = await scenariosFrom(args.operands)
       if (signal.aborted) return interrupted()!
-      const report = await diffTargets(scenarios, {
-        ...explore,
+      const report = await diffTargets(scenarios, settings, {
         runner,
-        workers,
         signal,
         onProgress: onProgress(scenario => `${scenario.target} · ${scenario.name}`),
       })
       clearProgress()
-      const written = await writeTargetDiffReport(output.dir, report, output.formats)
+      const written = await writeTargetDiffReport(settings.report, report, documentFormatsOf(settings))
       cli.stdout.write(diffTargetsSummary(report, written))
       const idle = nothingCompared(report)
       if (idle !== undefined) cli.stderr.write(`loadrace: ${idle}\n`)

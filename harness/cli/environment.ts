@@ -1,8 +1,2 @@
-/** The environment variables the CLI reads. */
-export type Env = Readonly<Record<string, string | undefined>>
-
-/** Whether this is a CI run: `CI` set to anything but empty, `false` or `0`. */
-export function isCi(env: Env): boolean {
-  const value = env.CI?.trim().toLowerCase()
-  return value !== undefined && value !== '' && value !== 'false' && value !== '0'
-}
+/** The environment variables the CLI reads, and whether this is CI (owned by the settings). */
+export { isCi, type Env } from '../sweep/settings.ts'

@@ -11,7 +11,7 @@ function optionRow(option: OptionSpec): [string, string] {
   const long = option.short === undefined ? `--${option.name}` : `-${option.short}, --${option.name}`
   const left = option.value === undefined ? long : `${long} ${option.value}`
   const right = option.default === undefined ? option.help : `${option.help} (default: ${option.default})`
-  return [left, right]
+  return [left, option.variable === undefined ? right : `${right} [${option.variable}]`]
 }
 
 /**

@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs'
 import { PACKAGE_ROOT } from '../package/files.ts'
-import { VARIANT_NAMES, type VariantName } from '../sweep/settings.ts'
-import { parseChoiceList } from '../report/choice-list.ts'
+import { parseChoiceList, VARIANT_NAMES, type VariantName } from '../sweep/settings.ts'
 import { MATRIX_BUDGET_RATIONALE } from '../matrix/budget.ts'
 import { runMatrix } from '../matrix/run.ts'
 import { writeMatrixReport } from '../matrix/write.ts'
 import type { OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
 import type { Command } from './command.ts'
-import { DOCUMENT_OPTIONS, readComparisonExplore, readDocumentOutput, reportOption } from './document-options.ts'
+import { DOCUMENT_OPTIONS, documentFormatsOf, reportOption } from './document-options.ts'
 import { matrixSummary } from './matrix-summary.ts'
-import { OPTIONS, readGoldens, readTimeout, readWorkers } from './options.ts'
+import { OPTIONS, readSettings } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { supervised } from './supervised-run.ts'
 import { EXIT } from './usage-error.ts'
@@ -25,8 +24,6 @@ const MATRIX_RULES = existsSync(new URL('harness/matrix/expectations.ts', PACKAG
   ? 'harness/matrix/expectations.ts'
   : 'dist/harness/matrix/expectations.js of the loadrace package'
 
-/** Where `matrix` writes when `--report` is not given. */
-const DEFAULT_REPORT_DIR = 'reports/matrix'
 
 const VARIANTS_OPTION = {
   name: 'variants',
@@ -60,31 +57,24 @@ export const matrixCommand: Command = {
     operands: [{ name: 'FILE|DIR…', help: 'scenario files, or folders searched recursively (default: scenarios/)' }],
     options: [
       OPTIONS.strategy, DOCUMENT_OPTIONS.budget, OPTIONS.seed, OPTIONS.depth, OPTIONS.strength, VARIANTS_OPTION,
-      OPTIONS.workers, OPTIONS.timeout, reportOption(DEFAULT_REPORT_DIR), DOCUMENT_OPTIONS.format, OPTIONS.goldens,
+      OPTIONS.workers, OPTIONS.timeout, reportOption('matrix'), DOCUMENT_OPTIONS.format, OPTIONS.goldens,
     ],
     maxOperands: Infinity,
   },
   async run(args, cli) {
-    const explore = readComparisonExplore(args)
+    const settings = readSettings(args, matrixCommand.spec, cli)
     const variants = readVariants(args)
-    const workers = readWorkers(args, cli.stderr)
-    const timeoutMs = readTimeout(args)
-    const output = readDocumentOutput(args, DEFAULT_REPORT_DIR)
-    const goldens = readGoldens(args, cli.env)
-    return supervised(cli, { workers, timeoutMs }, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
+    return supervised(cli, settings, async ({ runner, signal, interrupted, onProgress, clearProgress }) => {
       const scenarios = await scenariosFrom(args.operands)
       if (signal.aborted) return interrupted()!
-      const report = await runMatrix(scenarios, {
-        ...explore,
+      const report = await runMatrix(scenarios, settings, {
         variants,
         runner,
-        workers,
-        goldens,
         signal,
         onProgress: onProgress(scenario => `${scenario.variant} · ${scenario.name}`),
       })
       clearProgress()
-      const written = await writeMatrixReport(output.dir, report, output.formats)
+      const written = await writeMatrixReport(settings.report, report, documentFormatsOf(settings))
       cli.stdout.write(matrixSummary(report, written))
       // A harness fault is loadrace's own failure, not a finding about the system: exit 3, before any mismatch.
       return interrupted() ?? (report.summary.harnessFaults > 0 ? EXIT.internal : report.summary.mismatched > 0 || !report.complete ? EXIT.failed : EXIT.ok)

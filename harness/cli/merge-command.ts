@@ -5,7 +5,7 @@ import { mergeShards } from '../sweep/merge.ts'
 import { styleFor } from './colour.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
-import { OPTIONS, readGoldens, readReport, readTimeout } from './options.ts'
+import { OPTIONS, readSettings } from './options.ts'
 import { EXIT, UsageError } from './usage-error.ts'
 import { mergeSuiteShards, readSuiteShard, SuiteMergeError } from '../suite/merge.ts'
 import { findingLines, suiteSummary, writeSuiteReport, type SuiteReport } from '../suite/report.ts'
@@ -32,7 +32,7 @@ export const mergeCommand: Command = {
   },
   async run(args, cli) {
     if (args.operands.length === 0) throw new UsageError('missing DIR: give the folders of the shard reports (see loadrace merge --help)')
-    const output = readReport(args, undefined)
+    const settings = readSettings(args, mergeCommand.spec, cli)
     const suiteShards = args.operands.map(readSuiteShard)
     if (suiteShards.some(shard => shard !== undefined)) {
       const missing = args.operands.filter((_, i) => suiteShards[i] === undefined)
@@ -44,15 +44,13 @@ export const mergeCommand: Command = {
         if (error instanceof SuiteMergeError) throw new InputError([error.message])
         throw error
       }
-      const written = await writeSuiteReport(output.dir, report)
+      const written = await writeSuiteReport(settings.report, report)
       for (const test of report.tests) cli.stdout.write(`${test.verdict === 'holds' || test.verdict === 'skipped' ? '' : '✗ '}${test.verdict}  ${testKey(test)}\n${findingLines(test).map(line => `    ${line}\n`).join('')}`)
       cli.stdout.write(suiteSummary(report, written))
       return report.tests.some(test => isFinding(test.verdict)) ? EXIT.failed : EXIT.ok
     }
-    const timeoutMs = readTimeout(args)
-    const goldens = readGoldens(args, cli.env)
-    const report = await mergeShards(args.operands, { goldens, timeoutMs })
-    const setup = { ...cli, style: styleFor(cli.stdout, cli.env), reporter: 'default' as const, showOutput: false, dir: output.dir, formats: output.formats }
+    const report = await mergeShards(args.operands, settings)
+    const setup = { ...cli, style: styleFor(cli.stdout, cli.env), reporter: 'default' as const, showOutput: false, dir: settings.report, formats: settings.format }
     // The shards' own sweeps annotated their failures already.
     await reportWhole(reporterNames(setup).filter(name => name !== 'github-annotations').map(name => REPORTERS[name](setup)), report)
     return reportExitCode(report, cli.stderr)

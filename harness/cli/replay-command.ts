@@ -1,7 +1,7 @@
 import { printedHeading, printedLines } from '../report/present.ts'
 import { compareReplays, parseTokens, prettyProjection, replay, type Replayed } from '../sweep/replay.ts'
 import type { Command } from './command.ts'
-import { OPTIONS, readHosts, readTimeout } from './options.ts'
+import { OPTIONS, readSettings } from './options.ts'
 import { scenariosFrom } from './scenarios.ts'
 import { EXIT, UsageError } from './usage-error.ts'
 
@@ -43,11 +43,9 @@ export const replayCommand: Command = {
     const texts = args.operands
     if (texts.length === 0) throw new UsageError('missing TOKEN (see loadrace replay --help)')
     parseTokens(texts)
-    const timeoutMs = readTimeout(args)
-    const given = readHosts(args)
-    if (given !== undefined && given.length > 1) throw new UsageError('--hosts: replay runs on one host; give --host HOST')
+    const settings = readSettings(args, replayCommand.spec, cli)
     const scenarios = await scenariosFrom(args.values.get(OPTIONS.scenarios.name) ?? [])
-    const replayed = await replay(texts, { scenarios, host: given?.[0], timeoutMs })
+    const replayed = await replay(texts, scenarios, settings)
     const json = args.flags.has(OPTIONS.json.name)
     const [a, b] = replayed as [Replayed, Replayed | undefined]
     if (b === undefined) {

@@ -5,17 +5,16 @@ import { InputError } from '../scenario/errors.ts'
 import { snapshotScenarios } from '../scenario/snapshot-scenarios.ts'
 import type { ParsedArgs } from './args.ts'
 import type { Cli, Command } from './command.ts'
-import { nonEmpty, wholeNumber } from './values.ts'
+import { nonEmpty } from './values.ts'
+import { OPTIONS as SWEEP_OPTIONS, readSettings } from './options.ts'
+import { defaultsOf } from '../sweep/settings.ts'
 import { EXIT } from './usage-error.ts'
-
-/** The interleavings each written scenario runs at most: a cover(3) plan of an app's ~30 entries fits, and a sweep stays short. */
-const DEFAULT_BUDGET = 24
 
 const OPTIONS = {
   out: { name: 'out', value: 'DIR', default: 'loadrace/ beside the tests/ folder', help: 'folder the scenario files are written to' },
   table: { name: 'table', value: 'FILE', default: 'acp.snapshot.ts beside snapshots/', help: 'dsh\'s scenario table: which live configuration and variables each snapshot was recorded with' },
   config: { name: 'config', value: 'FILE', default: 'cordis.yml beside the tests/ folder', help: 'the live configuration of a snapshot the table does not map' },
-  budget: { name: 'budget', value: 'N', default: String(DEFAULT_BUDGET), help: 'the budget: line of each scenario written, a whole number ≥ 1' },
+  budget: { ...SWEEP_OPTIONS.budget, default: String(defaultsOf('snapshots').budget), help: 'the budget: line of each scenario written, a whole number ≥ 1' },
   force: { name: 'force', help: 'overwrite scenario files that exist' },
 } as const
 
@@ -47,7 +46,7 @@ export const snapshotsCommand: Command = {
     const out = valueOf(args, 'out')
     const table = valueOf(args, 'table')
     const config = valueOf(args, 'config')
-    const budget = valueOf(args, 'budget') === undefined ? DEFAULT_BUDGET : wholeNumber('budget', valueOf(args, 'budget')!, 1)
+    const { budget } = readSettings(args, snapshotsCommand.spec, cli)
     const { out: folder, planned, skipped } = snapshotScenarios(args.operands, {
       ...out === undefined ? {} : { out: nonEmpty('out', out) },
       ...table === undefined ? {} : { table },

@@ -4,7 +4,7 @@ import { styleFor } from './colour.ts'
 import { NODE22_VARIABLE, node22InstallCommand } from '../sweep/settings.ts'
 import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
-import { OPTIONS, readExplore, readFilter, readGoldens, readHosts, readReport, readReporter, readTimeout, readWorkers } from './options.ts'
+import { OPTIONS, readFilter, readReporter, readSettings } from './options.ts'
 import { matching, scenariosFrom } from './scenarios.ts'
 import { supervised } from './supervised-run.ts'
 
@@ -48,38 +48,23 @@ export const sweepCommand: Command = {
     maxOperands: Infinity,
   },
   async run(args, cli) {
-    const explore = readExplore(args)
-    const workers = readWorkers(args, cli.stderr)
-    const timeoutMs = readTimeout(args)
-    const output = readReport(args, 'reports/latest')
-    const goldens = readGoldens(args, cli.env)
+    const settings = readSettings(args, sweepCommand.spec, cli)
     const filter = readFilter(args)
-    const hosts = readHosts(args)
     const reporter = readReporter(args)
     const bail = args.flags.has(OPTIONS.bail.name)
     const showOutput = args.flags.has(OPTIONS.showOutput.name)
     // With --reporter json stdout carries report.json alone; the lines people read go to stderr.
     const style = styleFor(reporter === 'json' ? cli.stderr : cli.stdout, cli.env)
-    const keepWorkdirs = args.flags.has(OPTIONS.keepWorkdirs.name)
-    return supervised(cli, { workers, timeoutMs, keepWorkdirs }, async ({ runner, runners, signal, interrupted, progressReporter }) => {
+    return supervised(cli, settings, async ({ runner, runners, signal, interrupted, progressReporter }) => {
       const scenarios = matching(await scenariosFrom(args.operands), filter)
       // Interrupted before anything ran: nothing to report.
       if (signal.aborted) return interrupted()!
       const reporters = [
         progressReporter(scenario => scenario.name),
-        ...reportersFor({ ...cli, style, reporter, showOutput, dir: output.dir, formats: output.formats }),
+        ...reportersFor({ ...cli, style, reporter, showOutput, dir: settings.report, formats: settings.format }),
       ]
-      const report = await sweep(scenarios, {
-        ...explore,
-        runner,
-        runners,
-        ...hosts === undefined ? {} : { hosts },
-        workers,
-        goldens,
-        signal,
-        bail,
-        reporters,
-      })
+      // The settings hold the golden policy: where the goldens are, whether to write them anew, whether this is CI.
+      const report = await sweep(scenarios, settings, { runner, runners, goldens: settings, signal, bail, reporters })
       return interrupted() ?? reportExitCode(report, cli.stderr)
     })
   },

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { formatShard, parseShard, STRATEGY_NAMES } from '../sweep/settings.ts'
+import { defaultsOf, formatShard, STRATEGY_NAMES } from '../sweep/settings.ts'
 import { testCommand } from '../suite/command-line.ts'
 import { findingLines, suiteReport, suiteSummary, writeSuiteReport } from '../suite/report.ts'
 import { testKey } from '../suite/results.ts'
@@ -9,9 +9,9 @@ import { Interrupted, NothingJudged, replayOrder, testSuite } from '../suite/tes
 import { isFinding, type TestFinding } from '../suite/verdict.ts'
 import { valueOf, type CommandSpec } from './args.ts'
 import type { Command } from './command.ts'
-import { OPTIONS } from './options.ts'
+import { OPTIONS, readSettings } from './options.ts'
 import { watchInterruptions } from './interrupt.ts'
-import { nonEmpty, oneOf, parsedBy, wholeNumber } from './values.ts'
+import { nonEmpty, wholeNumber } from './values.ts'
 import { EXIT, UsageError } from './usage-error.ts'
 
 /** Lines of a finding's failure the terminal shows (the report has all of it). */
@@ -20,10 +20,8 @@ const TERMINAL_FAILURE_LINES = 40
 /** How long the command's processes get to end after SIGTERM before SIGKILL. */
 const INTERRUPT_GRACE_MS = 3000
 
-/** Where the report goes when `--report` is not given. */
-const DEFAULT_TEST_REPORT = 'reports/test'
-/** `loadrace test`'s own defaults: a schedule and its reverse, each side of a differing test rerun twice. */
-const TEST_DEFAULTS = { strategy: 'cover', strength: 2, budget: 50, reruns: 2 } as const
+/** `loadrace test`'s own defaults (in the table of every default): a schedule and its reverse, each side of a differing test rerun twice. */
+const TEST_DEFAULTS = { ...defaultsOf('test'), reruns: 2 } as const
 
 const spec: CommandSpec = {
   name: 'test',
@@ -40,13 +38,13 @@ const spec: CommandSpec = {
     { ...OPTIONS.budget, default: String(TEST_DEFAULTS.budget), help: 'most schedules per configuration, a whole number ≥ 1 (each is one run of the command)' },
     OPTIONS.seed,
     OPTIONS.depth,
-    { ...OPTIONS.strength, default: String(TEST_DEFAULTS.strength) },
+    { ...OPTIONS.strength, default: String(TEST_DEFAULTS.strength!) },
     { name: 'reruns', value: 'N', default: String(TEST_DEFAULTS.reruns), help: 'reruns alone of each side of a test whose result differs between runs, before it is called pins-one (another result there: flaky)' },
     { ...OPTIONS.shard, help: 'run only the schedules i, i+n, … of the plan (after the reference run); combine the reports with loadrace merge' },
     { name: 'junit', value: 'FILE', help: 'read per-test results from this JUnit file the command writes (relative to the directory it runs in)' },
     { name: 'order', value: 'CONFIG=E1,E2,…', repeatable: true, help: 'run the command once, the processes booting CONFIG releasing its entries in this order (repeatable): a replay' },
     { name: 'only', value: 'NAME', help: 'with --order: run only the test of this full name' },
-    { ...OPTIONS.report, default: DEFAULT_TEST_REPORT },
+    { ...OPTIONS.report, default: TEST_DEFAULTS.report! },
   ],
   maxOperands: Infinity,
 }
@@ -70,7 +68,8 @@ export const testModeCommand: Command = {
     if (argv.length === 0) throw new UsageError('missing the test command: give it after -- (for example: loadrace test -- npx vitest run)')
     const junit = valueOf(args, 'junit')
     const command = testCommand(argv, junit === undefined ? undefined : nonEmpty('junit', junit))
-    const reportDir = resolve(valueOf(args, OPTIONS.report.name) ?? DEFAULT_TEST_REPORT)
+    const settings = readSettings(args, spec, cli)
+    const reportDir = resolve(settings.report)
     const runsFolder = join(reportDir, 'runs')
     // The command and every process it started share one process group: ended together, by SIGKILL if SIGTERM has not done it in a few seconds.
     const interruption = watchInterruptions(() => {
@@ -100,17 +99,13 @@ export const testModeCommand: Command = {
         return results.some(result => result.status === 'failed') ? EXIT.failed : EXIT.ok
       }
       if (valueOf(args, 'only') !== undefined) throw new UsageError('--only: needs --order (it narrows a replay to one test)')
-      const strategy = oneOf('strategy', valueOf(args, 'strategy') ?? TEST_DEFAULTS.strategy, STRATEGY_NAMES)
-      const budget = wholeNumber('budget', valueOf(args, 'budget') ?? String(TEST_DEFAULTS.budget), 1)
-      const seed = nonEmpty('seed', valueOf(args, 'seed') ?? '0')
-      const depthText = valueOf(args, 'depth')
-      const strength = wholeNumber('strength', valueOf(args, 'strength') ?? String(TEST_DEFAULTS.strength), 1)
+      const { strategy, budget, seed, depth, shard } = settings
+      // The test command's strength always has a default (2).
+      const strength = settings.strength ?? TEST_DEFAULTS.strength!
       const reruns = wholeNumber('reruns', valueOf(args, 'reruns') ?? String(TEST_DEFAULTS.reruns), 1)
-      const shardText = valueOf(args, 'shard')
-      const shard = shardText === undefined ? undefined : parsedBy('shard', shardText, parseShard)
       const outcome = await testSuite(place, {
         strategy, budget, seed, strength, reruns, ...shard ? { shard } : {},
-        ...depthText === undefined ? {} : { depth: wholeNumber('depth', depthText, 1) },
+        ...depth === undefined ? {} : { depth },
       }, {
         onRunStart: (name, index, total) => cli.stderr.write(index === 0 ? 'loadrace test: the reference run (unperturbed) …\n' : `loadrace test: ${name} (${index} of ${total - 1}) …\n`),
         onRunEnd: (run) => cli.stderr.write(`loadrace test: ${run.name} done in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode ?? run.signal}; ${run.results?.length ?? 0} tests, ${run.processes.length} processes with a cordis loader)\n`),

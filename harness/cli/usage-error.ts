@@ -16,7 +16,5 @@ export const EXIT = {
   terminated: 143,
 } as const
 
-/** A bad command line: one line for stderr, naming the option and what it allows. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
-}
+/** A bad command line or setting: one line for stderr, naming the option (or variable) and what it allows. */
+export { UsageError } from '../sweep/settings.ts'

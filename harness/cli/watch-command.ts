@@ -13,7 +13,8 @@ import { sweepInChild } from './child-sweep.ts'
 import { styleFor } from './colour.ts'
 import type { Cli, Command } from './command.ts'
 import { watchInterruptions } from './interrupt.ts'
-import { OPTIONS, readExplore, readTimeout, readWorkers } from './options.ts'
+import { envFor, OPTIONS, readSettings } from './options.ts'
+import type { Env } from './environment.ts'
 import { DEFAULT_SCENARIO_PATHS } from './scenarios.ts'
 import { nameWidth } from '../report/summary.ts'
 import { InputError } from '../scenario/errors.ts'
@@ -64,13 +65,14 @@ class WatchSession {
     private readonly style: Style,
     private readonly roots: readonly string[],
     private readonly sweepArgs: readonly string[],
+    private readonly childEnv: Env,
     private readonly reportDir: string,
     private readonly signal: AbortSignal,
   ) {}
 
   /** Sweeps `files` in a child process and prints each scenario, with how its result changed. */
   async sweep(files: readonly string[]): Promise<void> {
-    const run = await sweepInChild(files, this.sweepArgs, this.reportDir, this.cli.env, this.signal)
+    const run = await sweepInChild(files, this.sweepArgs, this.reportDir, this.childEnv, this.signal)
     if (this.signal.aborted) return
     for (const file of files) this.modules.set(resolve(file), await moduleFilesOf(file))
     if (run.report === undefined) {
@@ -176,11 +178,11 @@ export const watchCommand: Command = {
     maxOperands: Infinity,
   },
   async run(args, cli) {
-    readExplore(args)
-    readTimeout(args)
-    readWorkers(args, cli.stderr)
-    // One scenario at a time is swept: in the child's own thread unless --workers says otherwise.
-    const sweepArgs = args.values.has(OPTIONS.workers.name) ? forwardedArgs(args) : [...forwardedArgs(args), '--workers=1']
+    // Validated here, once; each sweep gets the workers resolved here (watch's default is 1: in the child's own thread).
+    const settings = readSettings(args, watchCommand.spec, cli)
+    const sweepArgs = [...forwardedArgs(args).filter(arg => !arg.startsWith(`--${OPTIONS.workers.name}=`)), `--${OPTIONS.workers.name}=${settings.workers}`]
+    // The variables of the options watch does not take (--shard, --hosts, …) are not the child sweep's either.
+    const childEnv = envFor(FORWARDED.map(option => option.name), cli.env)
     const roots = args.operands.length > 0 ? args.operands : DEFAULT_SCENARIO_PATHS
     const files = await findScenarioFiles(roots)
     const found = await Promise.all(files.map(file => stat(file).then(info => info.isFile(), () => false)))
@@ -193,7 +195,7 @@ export const watchCommand: Command = {
     const interruption = watchInterruptions()
     const reportDir = await mkdtemp(join(tmpdir(), 'loadrace-watch-'))
     const style = styleFor(cli.stdout, cli.env)
-    const session = new WatchSession(cli, style, folders, sweepArgs, reportDir, interruption.signal)
+    const session = new WatchSession(cli, style, folders, sweepArgs, childEnv, reportDir, interruption.signal)
     try {
       cli.stdout.write(style.dim(`loadrace watch: sweeping ${files.length} scenario file${files.length === 1 ? '' : 's'}, then each again when it or its plugin modules change (Ctrl-C stops)`) + '\n')
       await session.sweep(files)

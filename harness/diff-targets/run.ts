@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario/types.ts'
 import type { TargetName } from '../targets/types.ts'
 import { loadTarget } from '../targets/index.ts'
 import { comparedTargets } from '../targets/registry.ts'
-import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
+import { sweepScenario, type SweepRun, type SweepSettings } from '../sweep/sweep.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import { unmetRequirement } from '../hosts/requirements.ts'
 import { enveloped } from '../report/envelope.ts'
@@ -12,8 +12,11 @@ import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.
 /** The two sides, in report order (the two targets the registry marks compared). */
 export const COMPARED_TARGETS: [TargetName, TargetName] = comparedTargets()
 
-/** How both sides are swept: the same strategy, seed and budget; each scenario keeps its own variant. */
-export interface TargetDiffOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard' | 'goldens'> {
+/** The settings both sides are swept with: the same strategy, seed and budget; each scenario keeps its own variant. */
+export type TargetDiffSettings = Omit<SweepSettings, 'variant' | 'target' | 'shard'>
+
+/** How the comparison runs besides its settings. */
+export interface TargetDiffRun extends Pick<SweepRun, 'runner' | 'signal' | 'onProgress'> {
   /** Called after each scenario with its comparison, or the pairs it was skipped for. */
   onCompared?: (scenario: Scenario, result: ScenarioComparison | SkippedPair[]) => void
 }
@@ -29,15 +32,15 @@ export async function skippedPairs(scenario: Scenario): Promise<SkippedPair[]> {
 }
 
 /** Sweeps `scenario` against both targets and compares their projections interleaving by interleaving; undefined when interrupted. */
-export async function compareScenario(scenario: Scenario, options: TargetDiffOptions): Promise<ScenarioComparison | undefined> {
+export async function compareScenario(scenario: Scenario, settings: TargetDiffSettings, run: TargetDiffRun): Promise<ScenarioComparison | undefined> {
   const side = async (target: TargetName): Promise<Side | undefined> => {
-    const entry = await sweepScenario(scenario, { ...options, target })
-    return options.signal?.aborted ? undefined : { target, entry }
+    const entry = await sweepScenario(scenario, settings, { runner: run.runner, signal: run.signal, onProgress: run.onProgress, overrides: { target } })
+    return run.signal?.aborted ? undefined : { target, entry }
   }
   const left = await side(COMPARED_TARGETS[0])
   const right = left && await side(COMPARED_TARGETS[1])
   if (!left || !right) return undefined
-  const found = await compareInterleavings(scenario, [left, right], options.runner)
+  const found = await compareInterleavings(scenario, [left, right], run.runner)
   return {
     scenario: scenario.name,
     file: scenario.file,
@@ -56,29 +59,29 @@ export async function compareScenario(scenario: Scenario, options: TargetDiffOpt
  * listed with the reason. Stops early, and marks the report incomplete, when the signal
  * aborts.
  */
-export async function diffTargets(scenarios: readonly Scenario[], options: TargetDiffOptions): Promise<TargetDiffReport> {
+export async function diffTargets(scenarios: readonly Scenario[], settings: TargetDiffSettings, run: TargetDiffRun): Promise<TargetDiffReport> {
   const started = Date.now()
   const compared: ScenarioComparison[] = []
   const skipped: SkippedPair[] = []
   let handled = 0
   for (const scenario of scenarios) {
-    if (options.signal?.aborted) break
+    if (run.signal?.aborted) break
     const pairs = await skippedPairs(scenario)
     if (pairs.length > 0) {
       skipped.push(...pairs)
-      options.onCompared?.(scenario, pairs)
+      run.onCompared?.(scenario, pairs)
       handled++
       continue
     }
-    const comparison = await compareScenario(scenario, options)
+    const comparison = await compareScenario(scenario, settings, run)
     if (!comparison) break
     compared.push(comparison)
-    options.onCompared?.(scenario, comparison)
+    run.onCompared?.(scenario, comparison)
     handled++
   }
   return enveloped('diff-targets', {
     complete: handled === scenarios.length,
-    options: { strategy: options.strategy, seed: options.seed, budget: options.budget },
+    options: { strategy: settings.strategy, seed: settings.seed, budget: settings.budget },
     body: { targets: [...COMPARED_TARGETS] as [TargetName, TargetName], compared, skipped },
     summary: {
       scenarios: scenarios.length,

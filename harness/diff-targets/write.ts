@@ -1,4 +1,5 @@
-import { writeDocuments, type DocumentFormat } from '../report/documents.ts'
+import type { DocumentFormat } from '../settings/formats.ts'
+import { writeDocuments } from '../report/documents.ts'
 import { renderDiffJson, renderDiffMarkdown } from './render.ts'
 import type { TargetDiffReport } from './types.ts'
 

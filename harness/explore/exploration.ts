@@ -1,7 +1,6 @@
 import type { Space } from '../space/space.ts'
-import type { Guarantee, StrategyName } from '../strategies/index.ts'
+import type { Guarantee } from '../strategies/index.ts'
 import type { RunRecord } from '../runners/runner.ts'
-import type { Shard } from './shard.ts'
 
 /**
  * What exploring a scenario gives: the discovered space, the runs grouped by
@@ -9,14 +8,8 @@ import type { Shard } from './shard.ts'
  * holds for what really ran.
  */
 
-/** How to explore: the knobs of `loadrace sweep`. */
-export interface ExploreOptions {
-  strategy: StrategyName
-  budget: number
-  seed: string
-  depth?: number
-  strength?: number
-  shard?: Shard
+/** How one exploration runs, besides the settings it plans with (see `PlanSettings`). */
+export interface ExploreRun {
   signal?: AbortSignal
   /** Called after each interleaving with the number run so far and the number planned. */
   onProgress?: (explored: number, planned: number) => void

@@ -5,9 +5,9 @@ import { RealisedOrders } from '../space/coverage.ts'
 import type { Guarantee } from '../strategies/index.ts'
 import { replayableSchedule, type RunRecord, type Runner } from '../runners/runner.ts'
 import { spaceOfScenario } from './declared-space.ts'
-import type { Exploration, ExploreOptions, PositionResult } from './exploration.ts'
+import type { Exploration, ExploreRun, PositionResult } from './exploration.ts'
 import { ExplorationLog } from './log.ts'
-import { honestGuarantee, planFor } from './plan.ts'
+import { honestGuarantee, planFor, type PlanSettings } from './plan.ts'
 import { inShard } from './shard.ts'
 
 /**
@@ -67,16 +67,16 @@ export function explorationOf(space: Space, plan: Plan, log: ExplorationLog, ran
  * keeps the set of distinct effective orders (what `explored` counts) and,
  * for a t-way plan, which t-orders they realised.
  */
-export async function explore(scenario: Scenario, runner: Runner, options: ExploreOptions): Promise<Exploration> {
-  const discovery = options.space === undefined ? await discoveryRun(scenario, runner) : undefined
-  const space = options.space ?? discovery!.space
-  const { plan, schedules } = planFor(scenario, options, space)
+export async function explore(scenario: Scenario, runner: Runner, settings: PlanSettings, run: ExploreRun = {}): Promise<Exploration> {
+  const discovery = run.space === undefined ? await discoveryRun(scenario, runner) : undefined
+  const space = run.space ?? discovery!.space
+  const { plan, schedules } = planFor(scenario, settings, space)
   const positions: number[] = []
-  schedules.forEach((_, position) => { if (inShard(position, options.shard)) positions.push(position) })
+  schedules.forEach((_, position) => { if (inShard(position, settings.shard)) positions.push(position) })
   const planned = positions.map(position => schedules[position]!)
   const log = explorationLog(space, plan, schedules.length)
   const ran = new Uint8Array(planned.length)
-  const byPosition = options.byPosition ? new Map<number, PositionResult>() : undefined
+  const byPosition = run.byPosition ? new Map<number, PositionResult>() : undefined
   let runtime = discovery?.runtime
   await runner.runAll(scenario, planned, (record) => {
     ran[record.index] = 1
@@ -84,13 +84,13 @@ export async function explore(scenario: Scenario, runner: Runner, options: Explo
     byPosition?.set(position, { hash: record.hash, schedule: replayableSchedule(record) })
     runtime ??= record.runtime
     log.add({ ...record, index: position })
-    options.onProgress?.(log.runs, planned.length)
-  }, options.signal)
+    run.onProgress?.(log.runs, planned.length)
+  }, run.signal)
 
   const outputs = log.outputs()
   const divergent = outputs[1]?.first.index
   const finished = log.runs === planned.length
-  const sharded = options.shard !== undefined && options.shard.count > 1
+  const sharded = settings.shard !== undefined && settings.shard.count > 1
   return {
     ...explorationOf(space, plan, log, log.runs, finished),
     ...sharded ? { orders: log.orderKeys() } : {},

@@ -3,21 +3,25 @@ import type { Space } from '../space/space.ts'
 import type { RealisedOrders } from '../space/coverage.ts'
 import { deriveSeed } from '../space/random.ts'
 import { strategies, type Guarantee } from '../strategies/index.ts'
-import { upTo } from '../strategies/strategy.ts'
+import type { Settings } from '../settings/settings.ts'
 import { spaceOfScenario } from './declared-space.ts'
-import type { Deviation, ExploreOptions } from './exploration.ts'
+import type { Deviation } from './exploration.ts'
 
-/** The schedules a strategy plans over `space` (by default the declared one), before sharding, capped by the budget (and the scenario's own `budget:`). */
-export function planFor(scenario: Scenario, options: ExploreOptions, space: Space = spaceOfScenario(scenario)) {
+/** The settings a plan is made with. */
+export type PlanSettings = Pick<Settings, 'strategy' | 'budget' | 'seed' | 'depth' | 'strength' | 'shard'>
+
+/** The schedules a strategy plans over `space` (by default the declared one), before sharding, capped by the budget (and the scenario's own `budget:`), which the strategy is given. */
+export function planFor(scenario: Scenario, settings: PlanSettings, space: Space = spaceOfScenario(scenario)) {
   // A scenario's own budget caps the sweep's.
-  const budget = Math.min(options.budget, scenario.budget ?? options.budget)
-  const plan = strategies[options.strategy].plan(space, {
-    seed: deriveSeed(options.seed, scenario.name),
+  const budget = Math.min(settings.budget, scenario.budget ?? settings.budget)
+  const plan = strategies[settings.strategy].plan(space, {
+    seed: deriveSeed(settings.seed, scenario.name),
     budget,
-    depth: options.depth,
-    strength: options.strength,
+    depth: settings.depth,
+    strength: settings.strength,
   })
-  return { space, plan, schedules: [...upTo(plan.schedules, budget)] }
+  // Every strategy stops at the budget it is given (`Plan.schedules`): nothing is cut here.
+  return { space, plan, schedules: [...plan.schedules] }
 }
 
 /**

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { unifiedDiff } from '../oracle/diff.ts'
 import type { Projection } from '../projection/projection.ts'
 import type { Crash } from '../verdict/outcome.ts'
+import type { Settings } from '../settings/settings.ts'
 import { goldensFolderOf } from './location.ts'
 
 /**
@@ -59,13 +60,12 @@ export interface GoldenCheck {
   reason?: string
 }
 
-export interface GoldenPolicy {
-  /** Every golden in this folder (`--goldens DIR`); absent: each beside its scenario, as `location.ts` says. */
-  dir?: string
-  /** Write (or overwrite) goldens with the actual projection. */
-  update: boolean
-  /** In CI a missing golden fails instead of being written. */
-  ci: boolean
+/**
+ * What a golden check may do: the golden settings of the run (where the
+ * goldens are, whether to write them anew, whether this is CI), and whether
+ * it may only compare.
+ */
+export interface GoldenPolicy extends Pick<Settings, 'goldens' | 'updateGoldens' | 'ci'> {
   /** Only compare with what is pinned: never write, and a missing golden is `none` (nothing pinned), not a failure. */
   compareOnly?: boolean
 }
@@ -90,19 +90,19 @@ async function writeAtomically(path: string, text: string): Promise<void> {
  * Compares (or writes) the golden of the scenario in `file`. `withhold` is
  * why nothing may be written (the scenario did not meet its expectation):
  * the pinned golden is still compared, but one that would have been written
- * — missing, or different under `update` — is `withheld`, with that reason.
+ * — missing, or different under `updateGoldens` — is `withheld`, with that reason.
  */
 export async function checkGolden(golden: Golden, file: string, policy: GoldenPolicy, withhold?: string): Promise<GoldenCheck> {
-  const path = goldenPath(goldensFolderOf(file, policy.dir), golden.scenario)
+  const path = goldenPath(goldensFolderOf(file, policy.goldens), golden.scenario)
   const actual = renderGolden(golden)
   const pinned = await readText(path)
   if (pinned === actual) return { status: 'match', file: path }
   const diff = () => unifiedDiff(`${path} (golden)`, `${golden.scenario} (this sweep)`, pinned!, actual)
   if (withhold !== undefined) {
     if (pinned === undefined) return { status: 'withheld', file: path, reason: withhold }
-    return policy.update ? { status: 'withheld', file: path, reason: withhold, diff: diff() } : { status: 'mismatch', file: path, diff: diff() }
+    return policy.updateGoldens ? { status: 'withheld', file: path, reason: withhold, diff: diff() } : { status: 'mismatch', file: path, diff: diff() }
   }
-  if (policy.update || (pinned === undefined && !policy.ci)) {
+  if (policy.updateGoldens || (pinned === undefined && !policy.ci)) {
     await mkdir(dirname(path), { recursive: true })
     await writeAtomically(path, actual)
     return { status: 'written', file: path }

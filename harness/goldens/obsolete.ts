@@ -44,13 +44,13 @@ async function jsonFiles(folder: string): Promise<string[]> {
  * The obsolete goldens of a sweep of `swept` (paths as `goldensFolderOf`
  * gives them), sorted per folder.
  */
-export async function obsoleteGoldens(swept: readonly NamedScenario[], policy: Pick<GoldenPolicy, 'dir'>, cwd = process.cwd()): Promise<string[]> {
-  const folders = [...new Set(swept.map(scenario => goldensFolderOf(scenario.file, policy.dir, cwd)))]
+export async function obsoleteGoldens(swept: readonly NamedScenario[], policy: Pick<GoldenPolicy, 'goldens'>, cwd = process.cwd()): Promise<string[]> {
+  const folders = [...new Set(swept.map(scenario => goldensFolderOf(scenario.file, policy.goldens, cwd)))]
   const obsolete: string[] = []
   for (const folder of folders) {
     const goldens = await jsonFiles(resolve(cwd, folder))
     if (goldens.length === 0) continue
-    const scope = policy.dir === undefined ? dirname(resolve(cwd, folder)) : cwd
+    const scope = policy.goldens === undefined ? dirname(resolve(cwd, folder)) : cwd
     const others = await Promise.all((await findScenarioFiles([scope])).map(declaredName))
     const known = new Set([...swept.map(scenario => scenario.name), ...others].map(name => `${name}.json`))
     obsolete.push(...goldens.filter(file => !known.has(file)).map(file => join(folder, file)))

@@ -1,6 +1,7 @@
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Scenario } from '../scenario/types.ts'
-import { sweepScenario, type SweepOptions } from '../sweep/sweep.ts'
+import { sweepScenario, type SweepRun, type SweepSettings } from '../sweep/sweep.ts'
+import type { Settings } from '../settings/settings.ts'
 import type { Runner } from '../runners/runner.ts'
 import { enveloped } from '../report/envelope.ts'
 import { VARIANT_NAMES, type VariantName } from '../targets/catalogue.ts'
@@ -12,8 +13,11 @@ import { outputProjections } from './output-projections.ts'
 import { requestAgreement, type RequestAgreement } from './requests.ts'
 import type { MatrixCell, MatrixReport } from './types.ts'
 
-/** How the matrix sweeps: the sweep's knobs, minus what the matrix decides itself (variant, target, sharding). */
-export interface MatrixOptions extends Omit<SweepOptions, 'variant' | 'target' | 'shard'> {
+/** The settings the matrix reads: the sweep's, minus what it decides itself (variant, target, sharding), and where the goldens are. */
+export type MatrixSettings = Omit<SweepSettings, 'variant' | 'target' | 'shard'> & Pick<Settings, 'goldens' | 'updateGoldens' | 'ci'>
+
+/** How the matrix runs besides its settings. */
+export interface MatrixRun extends Pick<SweepRun, 'runner' | 'signal' | 'onProgress'> {
   /** The rows; swept in `VARIANT_NAMES` order whatever order they are given in. */
   variants: readonly VariantName[]
   /** Called with each cell as soon as it is judged. */
@@ -21,10 +25,15 @@ export interface MatrixOptions extends Omit<SweepOptions, 'variant' | 'target' |
 }
 
 /** Sweeps one cell. Variants are policies of loadrace's reference, so the target is always the one that runs every variant. */
-function sweepCell(scenario: Scenario, variant: VariantName, options: MatrixOptions): Promise<ScenarioReport> {
-  // The matrix never writes goldens: it compares with what is pinned, and a missing one is "nothing pinned".
-  const goldens = options.goldens && { ...options.goldens, compareOnly: true }
-  return sweepScenario(scenario, { ...options, goldens, variant, target: everyVariantTarget().name })
+function sweepCell(scenario: Scenario, variant: VariantName, settings: MatrixSettings, run: MatrixRun): Promise<ScenarioReport> {
+  return sweepScenario(scenario, settings, {
+    runner: run.runner,
+    signal: run.signal,
+    onProgress: run.onProgress,
+    // The matrix never writes goldens: it compares with what is pinned, and a missing one is "nothing pinned".
+    goldens: { goldens: settings.goldens, updateGoldens: settings.updateGoldens, ci: settings.ci, compareOnly: true },
+    overrides: { variant, target: everyVariantTarget().name },
+  })
 }
 
 /** How the distinct outputs of `report` compare in their dispatched requests (one output agrees with itself). */
@@ -68,14 +77,14 @@ export function orderedVariants(variants: readonly VariantName[]): VariantName[]
 }
 
 /** One row: `variant` swept over every scenario, each cell judged. Stops (returning fewer) when the signal aborts. */
-export async function matrixRow(variant: VariantName, scenarios: readonly Scenario[], options: MatrixOptions): Promise<MatrixCell[]> {
+export async function matrixRow(variant: VariantName, scenarios: readonly Scenario[], settings: MatrixSettings, run: MatrixRun): Promise<MatrixCell[]> {
   const cells: MatrixCell[] = []
   for (const scenario of scenarios) {
-    const report = await sweepCell(scenario, variant, options)
-    if (options.signal?.aborted) break
-    const cell = await judgeCell(scenario, variant, report, options.runner)
+    const report = await sweepCell(scenario, variant, settings, run)
+    if (run.signal?.aborted) break
+    const cell = await judgeCell(scenario, variant, report, run.runner)
     cells.push(cell)
-    options.onCell?.(cell)
+    run.onCell?.(cell)
   }
   return cells
 }
@@ -86,19 +95,19 @@ export async function matrixRow(variant: VariantName, scenarios: readonly Scenar
  * definition: the canonical row is swept and judged like any other. Stops
  * early, and marks the report incomplete, when the signal aborts.
  */
-export async function runMatrix(scenarios: readonly Scenario[], options: MatrixOptions): Promise<MatrixReport> {
+export async function runMatrix(scenarios: readonly Scenario[], settings: MatrixSettings, run: MatrixRun): Promise<MatrixReport> {
   const started = Date.now()
-  const variants = orderedVariants(options.variants)
+  const variants = orderedVariants(run.variants)
   const cells: MatrixCell[] = []
   for (const variant of variants) {
-    if (options.signal?.aborted) break
-    cells.push(...await matrixRow(variant, scenarios, options))
+    if (run.signal?.aborted) break
+    cells.push(...await matrixRow(variant, scenarios, settings, run))
   }
   const matched = cells.filter(cell => cell.match).length
   const harnessFaults = cells.filter(cell => cell.harnessFault === true).length
   return enveloped('matrix', {
     complete: cells.length === variants.length * scenarios.length,
-    options: { strategy: options.strategy, seed: options.seed, budget: options.budget, variants, goldens: options.goldens?.dir ?? null },
+    options: { strategy: settings.strategy, seed: settings.seed, budget: settings.budget, variants, goldens: settings.goldens ?? null },
     body: { scenarios: scenarios.map(scenario => scenario.name), cells },
     summary: {
       cells: cells.length,

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseChoiceList } from './choice-list.ts'
 import { renderHtml } from './html.ts'
 import { renderJson } from './json.ts'
 import { renderJunit } from './junit.ts'
 import { renderMarkdown } from './markdown.ts'
 import type { Report } from './types.ts'
-
-/** A report format that `writeReport` can write. */
-export type ReportFormat = 'json' | 'md' | 'junit' | 'html'
+import type { ReportFormat } from '../settings/formats.ts'
 
 /** Each format's renderer and the file it is written to. */
 export const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (report: Report) => string }>> = {
@@ -17,18 +14,6 @@ export const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (rep
   md: { file: 'report.md', render: renderMarkdown },
   junit: { file: 'junit.xml', render: renderJunit },
   html: { file: 'report.html', render: renderHtml },
-}
-
-/** Every format, in the order they are documented and written. */
-export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'md', 'junit', 'html']
-
-/**
- * Parses a comma-separated format list such as `json,md`. Blanks around
- * entries are ignored and repeats are kept once; an empty list or an unknown
- * entry throws an error naming it and the allowed formats.
- */
-export function parseFormats(text: string): ReportFormat[] {
-  return parseChoiceList(text, REPORT_FORMATS, 'report format')
 }
 
 /** A fresh name in `dir` for the temp file of `file` (hidden, unique per process and call). */

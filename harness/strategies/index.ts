@@ -8,5 +8,5 @@ import type { Strategy, StrategyName } from './strategy.ts'
 /** Every exploration strategy, by name. */
 export const strategies: Record<StrategyName, Strategy> = { auto, exhaustive, random, pct, cover }
 
-export { DEFAULT_BUDGET, DEFAULT_DEPTH, DEFAULT_STRENGTH, formatGuarantee, STRATEGY_NAMES } from './strategy.ts'
+export { DEFAULT_DEPTH, DEFAULT_STRENGTH, formatGuarantee, STRATEGY_NAMES } from './strategy.ts'
 export type { Guarantee, Plan, Strategy, StrategyName, StrategyOptions } from './strategy.ts'

@@ -45,8 +45,6 @@ export interface Strategy {
   plan(space: Space, options: StrategyOptions): Plan
 }
 
-/** The budget used when none is given: 7!, so up to seven single-batch plugins are explored exhaustively. */
-export const DEFAULT_BUDGET = 5040
 /** PCT's default bug depth. */
 export const DEFAULT_DEPTH = 3
 /** The covering strength used when none is given. */

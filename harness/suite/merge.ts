@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { formatShard, type Shard } from '../explore/shard.ts'
+import { formatShard, type Shard } from '../settings/shard.ts'
 import { formatGuarantee, STRATEGY_NAMES } from '../strategies/index.ts'
 import { planConfigurations, realisedGuarantee } from './plan.ts'
 import { testKey } from './results.ts'

@@ -1,4 +1,5 @@
-import { inShard, type Shard } from '../explore/shard.ts'
+import { inShard } from '../explore/shard.ts'
+import type { Shard } from '../settings/shard.ts'
 import { minimize } from '../oracle/minimize.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { ProcessRecord, RunSchedule } from '../preload/protocol.js'

@@ -27,7 +27,7 @@ export async function scenarioSpaces(scenarios: readonly Scenario[]): Promise<Sc
   for (const scenario of scenarios) {
     const declared = spaceOfScenario(scenario)
     // Discovered on the host a sweep runs the scenario on by default (Node 22 for dsh, when installed).
-    const host = hostsOf(scenario, { runners })[0]!
+    const host = hostsOf(scenario, undefined, true)[0]!
     const space = await discoverSpace(onHost(scenario, host), runners.of(host))
     const size = spaceSize(space)
     spaces.push(sameSpace(space, declared) ? { scenario, size } : { scenario, size, discovered: { declaredSize: spaceSize(declared), chains: space.chains.map(chain => chain.ops) } })

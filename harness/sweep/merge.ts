@@ -1,5 +1,7 @@
 import { obsoleteGoldens } from '../goldens/obsolete.ts'
 import type { GoldenPolicy } from '../goldens/golden.ts'
+import type { PlanSettings } from '../explore/plan.ts'
+import type { Settings } from '../settings/settings.ts'
 import { internalErrorReport, type ScenarioReport } from '../judge/scenario-report.ts'
 import { judge } from '../judge/judge.ts'
 import type { Report } from '../report/types.ts'
@@ -52,12 +54,8 @@ function firstHostOf(entry: ScenarioReport): Host {
   return parseHost(entry.hosts[0] ?? CURRENT_HOST.name)
 }
 
-/** How `mergeShards` judges the whole. */
-export interface MergeOptions {
-  /** Per-interleaving timeout of the replays; undefined: each scenario's own. */
-  timeoutMs?: number
-  goldens: GoldenPolicy
-}
+/** The settings `mergeShards` reads: the replays' timeout and the golden policy (the rest is the shards' own). */
+export type MergeSettings = Pick<Settings, 'timeoutMs'> & GoldenPolicy
 
 /**
  * One report from the report folders of all shards of a sweep, judged anew:
@@ -66,14 +64,15 @@ export interface MergeOptions {
  * judged as an unsharded sweep would be. Rejects with an `InputError` when
  * the folders are not the shards of one sweep.
  */
-export async function mergeShards(dirs: readonly string[], options: MergeOptions): Promise<Report> {
+export async function mergeShards(dirs: readonly string[], settings: MergeSettings): Promise<Report> {
   const set = await readShardSet(dirs)
   const groups = scenariosAcross(set)
   const scenarios = await scenariosOf(groups)
 
   const started = Date.now()
-  const runners = runnersFor({ workers: 1, timeoutMs: options.timeoutMs })
-  const settings = { strategy: set.strategy, seed: set.seed, budget: set.budget, depth: set.depth, strength: set.strength }
+  const runners = runnersFor({ workers: 1, timeoutMs: settings.timeoutMs })
+  // The shards share their plan's settings (`readShardSet` checks it).
+  const planned: PlanSettings = set
   const reports: ScenarioReport[] = []
   for (const group of groups) {
     const entry = group.entries[0]!
@@ -89,12 +88,12 @@ export async function mergeShards(dirs: readonly string[], options: MergeOptions
       // Replays run where the shards ran; a host difference a shard found stands for the whole sweep.
       const runner = runners.of(firstHostOf(entry))
       const hostDifference = group.entries.find(shardEntry => shardEntry.hostDifference !== undefined)?.hostDifference
-      const exploration = await mergedExploration(scenario, group, settings, runner)
+      const exploration = await mergedExploration(scenario, group, planned, runner)
       reports.push(await judge(original, scenario, exploration, {
         strategy: set.strategy,
         runner,
-        goldens: options.goldens,
-        hosts: entry.hosts,
+        goldens: settings,
+        hostNames: entry.hosts,
         ...hostDifference === undefined ? {} : { otherHosts: hostDifference },
       }, Date.now() - shardTime))
     } catch (error) {
@@ -106,9 +105,9 @@ export async function mergeShards(dirs: readonly string[], options: MergeOptions
   const shardsTime = set.shards.reduce((total, shard) => total + shard.report.summary.durationMs, 0)
   await runners.close()
   const hosts = set.shards[0]!.report.options.hosts?.map(name => parseHost(name))
-  const report = assembleReport(reports, { ...settings, workers, ...hosts === undefined ? {} : { hosts } }, complete, shardsTime + Date.now() - started)
-  if (options.goldens.ci && complete) {
-    const obsolete = await obsoleteGoldens(groups.map(group => group.entries[0]!), options.goldens)
+  const report = assembleReport(reports, { strategy: set.strategy, seed: set.seed, budget: set.budget, depth: set.depth, strength: set.strength, workers, hosts }, complete, shardsTime + Date.now() - started)
+  if (settings.ci && complete) {
+    const obsolete = await obsoleteGoldens(groups.map(group => group.entries[0]!), settings)
     if (obsolete.length > 0) report.obsoleteGoldens = obsolete
   }
   return report

@@ -3,9 +3,9 @@ import { InputError } from '../scenario/errors.ts'
 import type { Runner } from '../runners/runner.ts'
 import { parseToken } from '../token.ts'
 import { discoverSpace, explorationLog, explorationOf } from '../explore/explore.ts'
-import type { Exploration, ExploreOptions, OutputGroup } from '../explore/exploration.ts'
+import type { Exploration, OutputGroup } from '../explore/exploration.ts'
 import { parseOrderKey } from '../explore/order-key.ts'
-import { planFor } from '../explore/plan.ts'
+import { planFor, type PlanSettings } from '../explore/plan.ts'
 import { unionOutputs, type ScenarioAcrossShards } from './shard-set.ts'
 
 /**
@@ -15,7 +15,7 @@ import { unionOutputs, type ScenarioAcrossShards } from './shard-set.ts'
  * plan's guarantee for the total explored. Rejects with an `InputError` when
  * finished shards do not add up to the plan (the scenario file changed since the sweep, say).
  */
-export async function mergedExploration(scenario: Scenario, across: ScenarioAcrossShards, options: ExploreOptions, runner: Runner): Promise<Exploration> {
+export async function mergedExploration(scenario: Scenario, across: ScenarioAcrossShards, settings: PlanSettings, runner: Runner): Promise<Exploration> {
   const outputs: OutputGroup[] = []
   let runtime: Exploration['runtime']
   for (const output of unionOutputs(across.entries)) {
@@ -30,7 +30,7 @@ export async function mergedExploration(scenario: Scenario, across: ScenarioAcro
     })
   }
   const space = await discoverSpace(scenario, runner)
-  const { plan, schedules } = planFor(scenario, options, space)
+  const { plan, schedules } = planFor(scenario, settings, space)
   const ran = across.entries.reduce((total, entry) => total + entry.planned, 0)
   if (across.finished && ran !== schedules.length) {
     throw new InputError([

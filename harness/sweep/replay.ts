@@ -8,6 +8,7 @@ import { runnersFor, type Runners } from '../runners/by-host.ts'
 import { CURRENT_HOST, parseHost, type Host } from '../hosts/host.ts'
 import type { SystemOutput } from '../runtime/output-capture.ts'
 import { parseToken, type ReplayToken } from '../token.ts'
+import type { Settings } from '../settings/settings.ts'
 import { checkReplayable } from './replayable.ts'
 
 /** One replayed token: what `loadrace replay --json` prints for it. */
@@ -57,26 +58,21 @@ async function replayOne({ text, token, scenario, host }: Resolved, runners: Run
   return { token: text, hash: record.hash, schedule: record.schedule, projection: parseProjection(record.json), ...record.systemOutput === undefined ? {} : { output: record.systemOutput } }
 }
 
-/** How `replay` runs the tokens. */
-export interface ReplayOptions {
-  /** The scenarios the tokens are looked up in, by name. */
-  scenarios: readonly Scenario[]
-  /** Run every token on this host instead of the one it names. */
-  host?: Host
-  timeoutMs?: number
-}
+/** The settings `replay` reads: the timeout, and the one host to run every token on instead of the one it names. */
+export type ReplaySettings = Pick<Settings, 'timeoutMs' | 'hosts'>
 
 /**
  * Reruns the interleaving each token names: every token is read and checked
  * against its scenario's operations first (an `InputError` when one is
  * wrong), then each runs once on its host, in order.
  */
-export async function replay(texts: readonly string[], options: ReplayOptions): Promise<Replayed[]> {
-  const runners = runnersFor({ workers: 1, timeoutMs: options.timeoutMs })
+export async function replay(texts: readonly string[], scenarios: readonly Scenario[], settings: ReplaySettings): Promise<Replayed[]> {
+  const host = settings.hosts?.[0]
+  const runners = runnersFor({ workers: 1, timeoutMs: settings.timeoutMs })
   const replayed: Replayed[] = []
   try {
     const resolved: Resolved[] = []
-    for (const text of texts) resolved.push(await resolveToken(text, options.scenarios, runners, options.host))
+    for (const text of texts) resolved.push(await resolveToken(text, scenarios, runners, host))
     for (const entry of resolved) replayed.push(await replayOne(entry, runners))
   } finally {
     await runners.close()

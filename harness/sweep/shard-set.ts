@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Report } from '../report/types.ts'
 import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
 import { STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
-import { parseShard, type Shard } from '../explore/shard.ts'
+import { parseShard, type Shard } from '../settings/shard.ts'
 import { InputError } from '../scenario/errors.ts'
 
 /** One shard's report, as read from its folder. */

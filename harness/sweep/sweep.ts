@@ -1,8 +1,7 @@
 import type { Scenario } from '../scenario/types.ts'
 import type { Report } from '../report/types.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
-import type { VariantName } from '../targets/catalogue.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { Settings } from '../settings/settings.ts'
 import { loadTarget } from '../targets/index.ts'
 import { targetNamed } from '../targets/registry.ts'
 import type { GoldenPolicy } from '../goldens/golden.ts'
@@ -11,7 +10,6 @@ import { enveloped } from '../report/envelope.ts'
 import { resultOf } from '../report/present.ts'
 import { endReport, type Reporter } from '../report/reporter.ts'
 import { explore } from '../explore/explore.ts'
-import type { ExploreOptions } from '../explore/exploration.ts'
 import { judge } from '../judge/judge.ts'
 import { RunCache } from '../runners/run-cache.ts'
 import type { Runner } from '../runners/runner.ts'
@@ -23,48 +21,52 @@ import type { Space } from '../space/space.ts'
 import { onHost, withOverrides } from '../scenario/overrides.ts'
 import { emptyShardReport, internalErrorReport, skippedReport } from '../judge/scenario-report.ts'
 import { planFor } from '../explore/plan.ts'
-import { formatShard } from '../explore/shard.ts'
+import { formatShard } from '../settings/shard.ts'
 
-export interface SweepOptions extends Omit<ExploreOptions, 'onProgress'> {
-  /** Run every scenario under this variant instead of its own. */
-  variant?: VariantName
-  /** Run every scenario against this target instead of its own. */
-  target?: TargetName
+/** The settings a sweep reads. */
+export type SweepSettings = Pick<Settings, 'strategy' | 'budget' | 'seed' | 'depth' | 'strength' | 'variant' | 'target' | 'shard' | 'hosts' | 'workers'>
+
+/** How a scenario is swept besides its settings: where it runs, what it is told, what it may do with goldens. */
+export interface SweepRun {
   /** The runner on this process's own host. */
   runner: Runner
   /** Runners of other hosts; without them every scenario runs on this process's own host. */
   runners?: Runners
-  /**
-   * Run every scenario on these hosts (the first explores and is judged; the
-   * others run the same plan and are compared with it). Default: the
-   * scenario's own `host:`; else a `dsh` scenario on Node 22 when it is
-   * installed and `runners` are given (dsh's own runtime); else this
-   * process's own host.
-   */
-  hosts?: readonly Host[]
-  /** Reported in the report's options. */
-  workers: number
+  signal?: AbortSignal
+  onProgress?: (scenario: Scenario, explored: number, planned: number) => void
   /** Golden policy; undefined: no golden checks. */
   goldens?: GoldenPolicy
-  onProgress?: (scenario: Scenario, explored: number, planned: number) => void
+  /** What the caller decides itself over the settings: the matrix's variant, a comparison's target. */
+  overrides?: Pick<Settings, 'variant' | 'target'>
 }
 
 /** How `sweep` runs its scenarios, besides how it sweeps each. */
-export interface SweepRunOptions extends SweepOptions {
+export interface SweepAllRun extends SweepRun {
   /** Told as the sweep goes: its start, each scenario's progress and entry, why it stopped early, its end. */
   reporters?: readonly Reporter[]
   /** Stop after the first scenario that fails (the report says complete: false). */
   bail?: boolean
 }
 
-/** The hosts a scenario runs on (see `SweepOptions.hosts`). */
-export function hostsOf(scenario: Scenario, options: Pick<SweepOptions, 'hosts' | 'runners'>): readonly Host[] {
-  if (options.hosts !== undefined && options.hosts.length > 0) return options.hosts
+/**
+ * The hosts a scenario runs on: `hosts` when given (the first explores and
+ * is judged; the others run the same plan and are compared with it); else
+ * the scenario's own `host:`; else a `dsh` scenario on Node 22 when it is
+ * installed and runners of other hosts are available (dsh's own runtime);
+ * else this process's own host.
+ */
+export function hostsOf(scenario: Scenario, hosts: readonly Host[] | undefined, withRunners: boolean): readonly Host[] {
+  if (hosts !== undefined && hosts.length > 0) return hosts
   if (scenario.host !== undefined) return [parseHost(scenario.host)]
   const preferred = targetNamed(scenario.target).preferredHost
   const host = preferred && parseHost(preferred.name)
-  if (host && options.runners !== undefined && (host.runtime === 'current' || node22Binary() !== undefined)) return [host]
+  if (host && withRunners && (host.runtime === 'current' || node22Binary() !== undefined)) return [host]
   return [CURRENT_HOST]
+}
+
+/** The scenario as the settings and the caller's own overrides have it run. */
+function overridden(original: Scenario, settings: Pick<Settings, 'variant' | 'target'>, run: Pick<SweepRun, 'overrides'>): Scenario {
+  return withOverrides(withOverrides(original, settings), run.overrides ?? {})
 }
 
 /** Why `host` cannot run here, or undefined when it can; `fresh`: every interleaving needs a process of its own. */
@@ -82,49 +84,50 @@ function hostProblem(host: Host, runners: Runners | undefined, fresh: boolean): 
 }
 
 /** Sweeps one scenario: explore, then judge. */
-export async function sweepScenario(original: Scenario, options: SweepOptions): Promise<ScenarioReport> {
+export async function sweepScenario(original: Scenario, settings: SweepSettings, run: SweepRun): Promise<ScenarioReport> {
   const started = Date.now()
-  const scenario = withOverrides(original, options)
+  const scenario = overridden(original, settings, run)
   const target = await loadTarget(scenario.target)
   const reason = target.unsupported(scenario) ?? (scenario.requires === undefined ? undefined : unmetRequirement(scenario.requires))
-  if (reason !== undefined) return skippedReport(scenario, options.strategy, reason)
-  const hosts = hostsOf(scenario, options)
+  if (reason !== undefined) return skippedReport(scenario, settings.strategy, reason)
+  const hosts = hostsOf(scenario, settings.hosts, run.runners !== undefined)
   const fresh = scenario.process === 'fresh'
-  const unavailable = hosts.map(host => hostProblem(host, options.runners, fresh)).find(problem => problem !== undefined)
-  if (unavailable !== undefined) return skippedReport(scenario, options.strategy, unavailable)
-  const runnerOf = (host: Host) => fresh ? options.runners!.fresh!(host) : isCurrentProcess(host) ? options.runner : options.runners!.of(host)
+  const unavailable = hosts.map(host => hostProblem(host, run.runners, fresh)).find(problem => problem !== undefined)
+  if (unavailable !== undefined) return skippedReport(scenario, settings.strategy, unavailable)
+  const runnerOf = (host: Host) => fresh ? run.runners!.fresh!(host) : isCurrentProcess(host) ? run.runner : run.runners!.of(host)
   const compare = hosts.length > 1
   const explored = async (host: Host, space?: Space) => {
     const onThisHost = onHost(scenario, host)
-    const exploration = await explore(onThisHost, runnerOf(host), {
-      ...options,
+    const exploration = await explore(onThisHost, runnerOf(host), settings, {
       byPosition: compare,
-      ...space === undefined ? {} : { space },
-      onProgress: (count, planned) => options.onProgress?.(scenario, count, planned),
+      space,
+      signal: run.signal,
+      onProgress: (count, planned) => run.onProgress?.(scenario, count, planned),
     })
     return { scenario: onThisHost, exploration, cache: new RunCache(runnerOf(host), onThisHost) }
   }
   const first = await explored(hosts[0]!)
   // A plan smaller than the shard count leaves some shards without any of its interleavings: nothing to judge there.
-  if (options.shard !== undefined && first.exploration.ran === 0 && options.signal?.aborted !== true) {
-    const planned = planFor(first.scenario, { ...options, onProgress: undefined }, first.exploration.space).schedules.length
-    return emptyShardReport(first.scenario, options.strategy, formatShard(options.shard), planned, first.exploration.size.toString(), hosts.map(host => host.name))
+  if (settings.shard !== undefined && first.exploration.ran === 0 && run.signal?.aborted !== true) {
+    const planned = planFor(first.scenario, settings, first.exploration.space).schedules.length
+    return emptyShardReport(first.scenario, settings.strategy, formatShard(settings.shard), planned, first.exploration.size.toString(), hosts.map(host => host.name))
   }
   const otherHosts: HostRun[] = []
   // Every other host runs the plan of the space the first host discovered, so positions compare.
   for (const host of hosts.slice(1)) otherHosts.push(await explored(host, first.exploration.space))
   return judge(original, first.scenario, first.exploration, {
-    ...options,
+    strategy: settings.strategy,
     runner: runnerOf(hosts[0]!),
-    hosts: hosts.map(host => host.name),
+    goldens: run.goldens,
+    hostNames: hosts.map(host => host.name),
     otherHosts,
-    interrupted: options.signal?.aborted === true,
-    shard: options.shard !== undefined,
+    interrupted: run.signal?.aborted === true,
+    sharded: settings.shard !== undefined,
   }, started)
 }
 
 /** What the report's header records about how a sweep ran. */
-export type ReportSettings = Pick<SweepOptions, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers' | 'hosts'>
+export type ReportSettings = Pick<Settings, 'strategy' | 'seed' | 'budget' | 'depth' | 'strength' | 'shard' | 'workers' | 'hosts'>
 
 /** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
 export function assembleReport(reports: ScenarioReport[], settings: ReportSettings, complete: boolean, durationMs: number): Report {
@@ -160,37 +163,44 @@ export function assembleReport(reports: ScenarioReport[], settings: ReportSettin
  * (and marks the report incomplete) when the signal aborts, or under `bail`
  * after a failed scenario that is not the last.
  */
-export async function sweep(scenarios: readonly Scenario[], options: SweepRunOptions): Promise<Report> {
+export async function sweep(scenarios: readonly Scenario[], settings: SweepSettings, run: SweepAllRun): Promise<Report> {
   const started = Date.now()
-  const reporters = options.reporters ?? []
+  const reporters = run.reporters ?? []
   const reports: ScenarioReport[] = []
-  const onProgress = (scenario: Scenario, explored: number, planned: number) => {
-    options.onProgress?.(scenario, explored, planned)
-    for (const reporter of reporters) reporter.onProgress?.(scenario, explored, planned)
+  const scenarioRun: SweepRun = {
+    runner: run.runner,
+    runners: run.runners,
+    signal: run.signal,
+    goldens: run.goldens,
+    overrides: run.overrides,
+    onProgress: (scenario, explored, planned) => {
+      run.onProgress?.(scenario, explored, planned)
+      for (const reporter of reporters) reporter.onProgress?.(scenario, explored, planned)
+    },
   }
   let bailed = false
   for (const reporter of reporters) reporter.onStart?.(scenarios.map(scenario => scenario.name))
   for (const scenario of scenarios) {
-    if (options.signal?.aborted || bailed) break
+    if (run.signal?.aborted || bailed) break
     for (const reporter of reporters) reporter.onScenarioStart?.(scenario)
     const begun = Date.now()
     let entry: ScenarioReport
     try {
-      entry = await sweepScenario(scenario, { ...options, onProgress })
+      entry = await sweepScenario(scenario, settings, scenarioRun)
     } catch (error) {
       // One scenario's internal failure is its verdict, not the end of the sweep.
-      entry = internalErrorReport(withOverrides(scenario, options), options.strategy, error, Date.now() - begun)
+      entry = internalErrorReport(overridden(scenario, settings, run), settings.strategy, error, Date.now() - begun)
     }
     reports.push(entry)
     for (const reporter of reporters) reporter.onScenarioJudged?.(entry)
     // After the last scenario there is nothing left to skip: the sweep is complete.
-    bailed = options.bail === true && resultOf(entry) === 'failed' && reports.length < scenarios.length
+    bailed = run.bail === true && resultOf(entry) === 'failed' && reports.length < scenarios.length
   }
-  const interrupted = options.signal?.aborted === true
+  const interrupted = run.signal?.aborted === true
   const complete = !interrupted && !bailed && reports.length === scenarios.length
-  const report = assembleReport(reports, options, complete, Date.now() - started)
-  if (options.goldens?.ci && complete && !options.shard) {
-    const obsolete = await obsoleteGoldens(scenarios, options.goldens)
+  const report = assembleReport(reports, settings, complete, Date.now() - started)
+  if (run.goldens?.ci && complete && !settings.shard) {
+    const obsolete = await obsoleteGoldens(scenarios, run.goldens)
     if (obsolete.length > 0) report.obsoleteGoldens = obsolete
   }
   if (interrupted || bailed) for (const reporter of reporters) reporter.onInterrupted?.(interrupted ? 'interrupted' : 'bail')

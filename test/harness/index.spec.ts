@@ -6,7 +6,7 @@ import * as reference from '../../src/index.ts'
 describe('public facades', () => {
   it('harness/index.ts sweeps a scenario, and its token replays to the reported bytes', async () => {
     const [scenario] = await loadrace.loadScenarios(['scenarios/ci-flake.yml'])
-    const report = await loadrace.sweep([scenario!], { strategy: 'auto', budget: loadrace.DEFAULT_BUDGET, seed: '0', runner: loadrace.inProcessRunner(), workers: 1 })
+    const report = await loadrace.sweep([scenario!], { strategy: 'auto', budget: loadrace.DEFAULT_BUDGET, seed: '0', workers: 1 }, { runner: loadrace.inProcessRunner() })
     expect(report.scenarios[0]).toMatchObject({ name: 'ci-flake', verdict: 'deterministic', guarantee: 'exhaustive' })
     const output = report.scenarios[0]!.outputs[0]!
     const replay = await loadrace.runInterleaving(scenario!, await loadrace.loadTarget('reference'), loadrace.parseToken(output.token).schedule)

@@ -2,7 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../harness/cli/main.ts'
-import { expectDeterministic, expectScenario, loadraceMatchers, ScenarioFailure } from '../../harness/vitest.ts'
+import { checkSettings, expectDeterministic, expectScenario, loadraceMatchers, ScenarioFailure } from '../../harness/vitest.ts'
+import { DEFAULTS } from '../../harness/settings/defaults.ts'
+import { resolveSettings } from '../../harness/settings/resolve.ts'
 import { captured, inDir, PAIR, RACE } from '../support/cli.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../support/fixture-dirs.ts'
 
@@ -72,5 +74,30 @@ describe('expectScenario and toPassLoadrace agree with loadrace sweep', () => {
     const result = await loadraceMatchers.toPassLoadrace.call({}, 42)
     expect(result).toMatchObject({ pass: false })
     expect(result.message()).toBe('toPassLoadrace: expected the path of a scenario file, got number')
+  })
+})
+
+describe('the settings of a check', () => {
+  it('are the sweep\'s, by the same names and with the same defaults', () => {
+    const settings = checkSettings({}, {})
+    expect(settings).toMatchObject({ strategy: DEFAULTS.strategy, budget: DEFAULTS.budget, seed: DEFAULTS.seed, updateGoldens: false, keepWorkdirs: false, ci: false })
+    expect(settings).toEqual(resolveSettings({ command: 'sweep', options: ['strategy', 'budget', 'seed', 'depth', 'strength', 'variant', 'target', 'timeout', 'goldens', 'update-goldens', 'keep-workdirs'], env: {} }))
+    expect(checkSettings({ strategy: 'pct', budget: 3, seed: 's', depth: 2, strength: 2, variant: 'registration-order', target: 'dsh', timeoutMs: 400, goldens: 'g', updateGoldens: true, keepWorkdirs: true, ci: true }, {}))
+      .toMatchObject({ strategy: 'pct', budget: 3, seed: 's', depth: 2, strength: 2, variant: 'registration-order', target: 'dsh', timeoutMs: 400, goldens: 'g', updateGoldens: true, keepWorkdirs: true, ci: true })
+    // The old name of the timeout still works.
+    expect(checkSettings({ timeout: 300 }, {}).timeoutMs).toBe(300)
+  })
+
+  it('come from the LOADRACE_* variables where the options say nothing, and the options beat them', () => {
+    const env = { LOADRACE_BUDGET: '9', LOADRACE_SEED: 'env', LOADRACE_UPDATE_GOLDENS: 'yes', CI: '1' }
+    expect(checkSettings({}, env)).toMatchObject({ budget: 9, seed: 'env', updateGoldens: true, ci: true })
+    expect(checkSettings({ budget: 4, updateGoldens: false, ci: false }, env)).toMatchObject({ budget: 4, seed: 'env', updateGoldens: false, ci: false })
+    // A variable of a setting a check does not have is not read.
+    expect(checkSettings({}, { LOADRACE_SHARD: '1/2', LOADRACE_WORKERS: 'bad' }).shard).toBeUndefined()
+  })
+
+  it('refuse a bad option, naming it', () => {
+    expect(() => checkSettings({ budget: 0 }, {})).toThrow('options.budget: expected a whole number ≥ 1, got "0"')
+    expect(() => checkSettings({}, { LOADRACE_STRATEGY: 'all' })).toThrow('LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, got "all"')
   })
 })

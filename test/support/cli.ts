@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Cli } from '../../harness/cli/command.ts'
 import { stripTimings } from '../../harness/report/json.ts'
+import { KNOBS } from '../../harness/settings/resolve.ts'
 import type { Report } from '../../harness/report/types.ts'
 
 /** Absolute path of the `loadrace` bin. */
@@ -23,18 +24,21 @@ export interface CliOptions {
   cwd: string
   /** The bin to run; default loadrace's own. */
   bin?: string
-  /** Added to the environment; `CI` is cleared unless given here. */
+  /** Added to the environment; `CI` and every setting's `LOADRACE_*` variable are cleared unless given here. */
   env?: Record<string, string>
   /** The Node binary that runs the bin; default this process's. */
   node?: string
 }
+
+/** Every setting's variable, empty (unset): a developer's own `LOADRACE_BUDGET` does not reach the commands the specs run. */
+const UNSET_SETTINGS = Object.fromEntries(KNOBS.flatMap(knob => knob.variables).map(name => [name, '']))
 
 /** Starts `node bin/loadrace.js …args` without waiting for it; `output()` is what it wrote so far. */
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess, done: Promise<CliRun>, output: () => { stdout: string, stderr: string } } {
   const child = spawn(options.node ?? process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     // No heartbeat unless a test asks for one: on a loaded machine a sweep can outlast its interval.
-    env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '', LOADRACE_HEARTBEAT_MS: '0', ...options.env },
+    env: { ...process.env, ...UNSET_SETTINGS, CI: '', GITHUB_STEP_SUMMARY: '', LOADRACE_HEARTBEAT_MS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''

@@ -1,6 +1,6 @@
 import type { Reporter, Sink } from '../reporter.ts'
 import type { Style } from '../style.ts'
-import type { ReportFormat } from '../write.ts'
+import type { ReportFormat } from '../../settings/formats.ts'
 import { githubAnnotationsReporter } from './github-annotations.ts'
 import { jsonReporter } from './json-stdout.ts'
 import { reportFileReporter } from './report-file.ts'

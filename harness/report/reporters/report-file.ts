@@ -1,5 +1,6 @@
 import type { Reporter } from '../reporter.ts'
-import { FORMATS, type ReportFormat } from '../write.ts'
+import type { ReportFormat } from '../../settings/formats.ts'
+import { FORMATS } from '../write.ts'
 
 /** The reporter that writes the report in one format (`report.json`, `report.md`, `junit.xml`, `report.html`) into `dir`. */
 export function reportFileReporter(format: ReportFormat, dir: string): Reporter {

@@ -1,7 +1,7 @@
 import { appendFile, stat } from 'node:fs/promises'
 import { renderMarkdown } from '../markdown.ts'
 import type { Reporter } from '../reporter.ts'
-import type { ReportFormat } from '../write.ts'
+import type { ReportFormat } from '../../settings/formats.ts'
 
 /** Appends `markdown` to a job summary file, on a line of its own. */
 async function appendSummary(path: string, markdown: string): Promise<void> {

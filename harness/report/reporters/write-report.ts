@@ -1,6 +1,6 @@
 import { endReport } from '../reporter.ts'
 import type { Report } from '../types.ts'
-import type { ReportFormat } from '../write.ts'
+import type { ReportFormat } from '../../settings/formats.ts'
 import { reportFileReporters } from './report-file.ts'
 import { stepSummaryPath, stepSummaryReporter } from './step-summary.ts'
 

@@ -163,10 +163,11 @@ describe('loadrace snapshots on a table of header classes', () => {
     const pwsh = await loadScenario(join(app, 'loadrace/pwsh-turn.yml'))
     expect(pwsh.requires).toEqual({ commands: ['pwsh'], platforms: [] })
     const absent: Scenario = { ...pwsh, requires: { commands: ['loadrace-no-such-command-7f3a'], platforms: [] } }
-    const options = { strategy: 'auto' as const, seed: '0', budget: 1, workers: 1, runner: undefined as never }
-    expect(await sweepScenario(absent, options)).toMatchObject({ verdict: 'skipped', skipped: 'it requires loadrace-no-such-command-7f3a on PATH, and it is not found there', explored: 0 })
+    const settings = { strategy: 'auto' as const, seed: '0', budget: 1, workers: 1 }
+    const run = { runner: undefined as never }
+    expect(await sweepScenario(absent, settings, run)).toMatchObject({ verdict: 'skipped', skipped: 'it requires loadrace-no-such-command-7f3a on PATH, and it is not found there', explored: 0 })
     // With the command on PATH the requirement is met: the sweep goes on to run it (here it fails at once, for want of a runner).
     const present: Scenario = { ...pwsh, process: undefined, requires: { commands: ['node'], platforms: [] } }
-    await expect(sweepScenario(present, options)).rejects.toThrow("reading 'runOne'")
+    await expect(sweepScenario(present, settings, run)).rejects.toThrow("reading 'runOne'")
   })
 })

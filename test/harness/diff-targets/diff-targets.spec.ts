@@ -6,11 +6,11 @@ import { NORMALISATIONS, normalise } from '../../../harness/diff-targets/normali
 import { DSH_IDENTITY_TEXT } from '../../../harness/targets/dsh/definition.ts'
 import { targetNamed } from '../../../harness/targets/registry.ts'
 import { comparisonRows, differenceText, renderDiffMarkdown } from '../../../harness/diff-targets/render.ts'
-import { compareScenario, diffTargets, skippedPairs, type TargetDiffOptions } from '../../../harness/diff-targets/run.ts'
+import { compareScenario, diffTargets, skippedPairs, type TargetDiffSettings } from '../../../harness/diff-targets/run.ts'
 import type { TargetDiffReport } from '../../../harness/diff-targets/types.ts'
 import { COMPARED_PARTS, comparedView } from '../../../harness/diff-targets/view.ts'
 import { writeTargetDiffReport } from '../../../harness/diff-targets/write.ts'
-import { MATRIX_BUDGET } from '../../../harness/matrix/budget.ts'
+import { MATRIX_BUDGET } from '../../../harness/settings/defaults.ts'
 import { type Projection, parseProjection } from '../../../harness/projection/projection.ts'
 import { loadScenario, loadScenarios } from '../../../harness/scenario/load.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
@@ -21,7 +21,7 @@ import { HARNESS_IDENTITY_TEXT } from '../../../src/system-prompt/service.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
 const runner = inProcessRunner()
-const options: TargetDiffOptions = { strategy: 'auto', budget: MATRIX_BUDGET, seed: '0', runner, workers: 1 }
+const settings: TargetDiffSettings = { strategy: 'auto', budget: MATRIX_BUDGET, seed: '0', workers: 1 }
 
 afterAll(removeFixtureDirs)
 
@@ -34,7 +34,7 @@ async function projectionOf(file: string, target: TargetName, schedule: string[]
 describe('diff-targets over the bundled scenarios', () => {
   it('finds no difference between the reference and the published dsh packages, and says what it skipped', async () => {
     const scenarios = await loadScenarios(['scenarios'])
-    const report = await diffTargets(scenarios, options)
+    const report = await diffTargets(scenarios, settings, { runner })
     const differing = report.compared.filter(comparison => comparison.differences.length > 0)
     expect(differing.map(comparison => [comparison.scenario, comparison.differences.map(difference => differenceText(difference, report.targets))])).toEqual([])
     expect(report.complete).toBe(true)
@@ -194,7 +194,7 @@ describe('a real difference between the two systems', () => {
     const dir = await fixtureDir()
     await dir.write('telling.mjs', TELLING_MODULE)
     const file = await dir.write('telling.yml', 'name: telling\napp: none\nturns: 2\nplugins:\n  - id: telling\n    module: ./telling.mjs\n  - id: tool-alpha\n    tools: [alpha]\nexpect:\n  outcome: completed\n')
-    const comparison = await compareScenario(await loadScenario(file), options)
+    const comparison = await compareScenario(await loadScenario(file), settings, { runner })
     expect(comparison?.differences.map(difference => [difference.path, difference.kind, difference.left, difference.right])).toEqual([
       ['header.tools[1].description', 'value', 'runs on reference', 'runs on dsh'],
       ['requests[0].tools[1].description', 'value', 'runs on reference', 'runs on dsh'],

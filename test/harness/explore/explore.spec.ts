@@ -30,7 +30,7 @@ describe('exploring a scenario', () => {
   let racingWhole: Exploration
   beforeAll(async () => {
     whole = await explore(stable, runner, { strategy: 'exhaustive', budget: 100, seed: '0' })
-    racingWhole = await explore(racing, runner, { strategy: 'exhaustive', budget: 100, seed: '0', byPosition: true, space: whole.space })
+    racingWhole = await explore(racing, runner, { strategy: 'exhaustive', budget: 100, seed: '0' }, { byPosition: true, space: whole.space })
   })
 
   it('discovers the space by running the declared chains whole, one after another', async () => {
@@ -52,7 +52,7 @@ describe('exploring a scenario', () => {
   })
 
   it('respects the budget and then claims only a sample', async () => {
-    const exploration = await explore(stable, runner, { strategy: 'exhaustive', budget: 3, seed: '0', space: whole.space })
+    const exploration = await explore(stable, runner, { strategy: 'exhaustive', budget: 3, seed: '0' }, { space: whole.space })
     expect(exploration).toMatchObject({ ran: 3, explored: 3, finished: true, guarantee: { kind: 'sampled' } })
     expect(exploration.size).toBe(6n)
   })
@@ -73,7 +73,7 @@ describe('exploring a scenario', () => {
     const shards: Exploration[] = []
     // One after the other: the in-process runner runs one interleaving at a time.
     for (const index of [1, 2, 3]) {
-      shards.push(await explore(racing, runner, { strategy: 'exhaustive', budget: 100, seed: '0', byPosition: true, shard: { index, count: 3 }, space: whole.space }))
+      shards.push(await explore(racing, runner, { strategy: 'exhaustive', budget: 100, seed: '0', shard: { index, count: 3 } }, { byPosition: true, space: whole.space }))
     }
     expect(shards.map(shard => [...shard.byPosition!.keys()].sort())).toEqual([[0, 3], [1, 4], [2, 5]])
     for (const shard of shards) {
@@ -87,22 +87,19 @@ describe('exploring a scenario', () => {
   it('claims only a sample for a shard even when it alone ran every interleaving', async () => {
     const single = await loadScenario(await (await fixtureDir()).write('single.yml', 'app: none\nplugins:\n  - { id: a, tools: [a] }\nexpect:\n  outcome: completed\n'))
     const space = spaceOf([{ id: 'a', batches: 1 }])
-    const first = await explore(single, runner, { strategy: 'exhaustive', budget: 100, seed: '0', shard: { index: 1, count: 2 }, space })
+    const first = await explore(single, runner, { strategy: 'exhaustive', budget: 100, seed: '0', shard: { index: 1, count: 2 } }, { space })
     expect(first).toMatchObject({ ran: 1, finished: true, guarantee: { kind: 'sampled' } })
-    const second = await explore(single, runner, { strategy: 'exhaustive', budget: 100, seed: '0', shard: { index: 2, count: 2 }, space })
+    const second = await explore(single, runner, { strategy: 'exhaustive', budget: 100, seed: '0', shard: { index: 2, count: 2 } }, { space })
     expect(second).toMatchObject({ ran: 0, finished: true, orders: [], guarantee: { kind: 'sampled' } })
   })
 
   it('stops when interrupted and says it did not finish', async () => {
     const controller = new AbortController()
     const progress: [number, number][] = []
-    const exploration = await explore(stable, runner, {
-      strategy: 'exhaustive', budget: 100, seed: '0', signal: controller.signal, space: whole.space,
-      onProgress: (explored, planned) => {
+    const exploration = await explore(stable, runner, { strategy: 'exhaustive', budget: 100, seed: '0' }, { signal: controller.signal, space: whole.space, onProgress: (explored, planned) => {
         progress.push([explored, planned])
         if (explored === 2) controller.abort()
-      },
-    })
+      } })
     expect(progress).toEqual([[1, 6], [2, 6]])
     expect(exploration).toMatchObject({ ran: 2, finished: false, guarantee: { kind: 'sampled' } })
   })

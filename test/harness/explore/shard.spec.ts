@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatShard, inShard, parseShard } from '../../../harness/explore/shard.ts'
+import { inShard } from '../../../harness/explore/shard.ts'
+import { formatShard, parseShard } from '../../../harness/settings/shard.ts'
 
 describe('a shard on the command line', () => {
   it('reads i/n with 1 ≤ i ≤ n, and writes it back', () => {

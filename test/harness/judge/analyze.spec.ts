@@ -33,7 +33,7 @@ describe('analyze', () => {
     // Stuck only when tool-a comes first (its apply then waits forever), so the outputs also differ.
     const module = 'export default { name: \'late\', inject: [\'tools\'], async apply(ctx) { if (ctx.tools.get(\'a\')) await new Promise(() => {}) } }\n'
     const scenario = await scenarioOf({ 'late.mjs': module, 's.yml': 'app: none\nplugins:\n  - { id: tool-a, tools: [a] }\n  - { id: late, module: ./late.mjs }\nexpect:\n  outcome: completed\n  deterministic: false\n' })
-    const report = await sweepScenario(scenario, { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, OPTIONS, { runner: inProcessRunner() })
     expect(report.distinctOutputs).toBe(2)
     expect(report.verdict).toBe('stuck')
     const stuck = report.outputs.find(output => output.token.endsWith(':tool-a,late'))
@@ -45,13 +45,13 @@ describe('analyze', () => {
   it('a divergence whose one side crashed names no moved contribution and no section diff; an ordinary one does', async () => {
     const exits = 'export default { name: \'bad\', inject: [\'tools\'], apply(ctx) { if (!ctx.tools.get(\'a\')) process.exit(3) } }\n'
     const crashing = await scenarioOf({ 'bad.mjs': exits, 's.yml': 'app: none\nplugins:\n  - { id: tool-a, tools: [a] }\n  - { id: bad, module: ./bad.mjs }\nexpect:\n  outcome: completed\n  deterministic: false\n' })
-    const cut = await sweepScenario(crashing, { ...OPTIONS, runner: inProcessRunner() })
+    const cut = await sweepScenario(crashing, OPTIONS, { runner: inProcessRunner() })
     expect(cut.verdict).toBe('divergent')
     expect(cut.divergence).toMatchObject({ part: 'errors', moved: [] })
     expect(cut.divergence!.sections).toBeUndefined()
     expect(cut.divergence!.swaps.changed).toEqual([['tool-a', 'bad']])
     const racing = await scenarioOf({ 's.yml': 'app: none\nvariant: registration-order\nplugins:\n  - { id: ta, tools: [ta] }\n  - { id: tb, tools: [tb] }\nexpect:\n  outcome: completed\n  deterministic: false\n' })
-    const ordinary = await sweepScenario(racing, { ...OPTIONS, runner: inProcessRunner() })
+    const ordinary = await sweepScenario(racing, OPTIONS, { runner: inProcessRunner() })
     expect(ordinary.divergence!.moved.map(item => item.name).sort()).toEqual(['ta', 'tb'])
     expect(ordinary.divergence!.tokens).toHaveLength(2)
   })

@@ -4,12 +4,13 @@ import { ScenarioError } from '../../../harness/scenario/errors.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { headerProblem } from '../../../harness/judge/expectation.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
-import { sweepScenario, type SweepOptions } from '../../../harness/sweep/sweep.ts'
+import { sweepScenario, type SweepRun, type SweepSettings } from '../../../harness/sweep/sweep.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 
 /** `expect.header` pins the header's tools (names, descriptions, whole schemas) in every interleaving. */
 
-const options: SweepOptions = { strategy: 'exhaustive', budget: 100, seed: '0', runner: inProcessRunner(), workers: 1 }
+const settings: SweepSettings = { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }
+const run: SweepRun = { runner: inProcessRunner() }
 
 const PLUGINS = `app: none
 plugins:
@@ -92,21 +93,21 @@ describe('checking expect.header', () => {
     - { name: alpha, description: alpha tool, parameters: { type: object, properties: {} } }
     - { name: zulu, description: last, parameters: { type: object, properties: { b: { type: string }, a: { type: string } } } }
 `)
-    const report = await sweepScenario(scenario, options)
+    const report = await sweepScenario(scenario, settings, run)
     expect(report).toMatchObject({ verdict: 'deterministic', explored: 2, passed: true, problems: [] })
   })
 
   it('fails a sweep whose header differs only in a description, or only in the key order of parameters', async () => {
-    const description = await sweepScenario(await load('wrong-description', '  outcome: completed\n  header: [alpha, { name: zulu, description: first }]\n'), options)
+    const description = await sweepScenario(await load('wrong-description', '  outcome: completed\n  header: [alpha, { name: zulu, description: first }]\n'), settings, run)
     expect(description.passed).toBe(false)
     expect(description.problems).toEqual([expect.stringMatching(/^header tool 2 \(zulu\): expected description "first", got "last" \(2 of 2 interleavings, first /)])
-    const keyOrder = await sweepScenario(await load('wrong-key-order', '  outcome: completed\n  header: [alpha, { name: zulu, parameters: { type: object, properties: { a: { type: string }, b: { type: string } } } }]\n'), options)
+    const keyOrder = await sweepScenario(await load('wrong-key-order', '  outcome: completed\n  header: [alpha, { name: zulu, parameters: { type: object, properties: { a: { type: string }, b: { type: string } } } }]\n'), settings, run)
     expect(keyOrder.passed).toBe(false)
     expect(keyOrder.problems[0]).toContain('(key order included)')
   })
 
   it('is checked in every interleaving, also where the scenario expects a race', async () => {
-    const race = await sweepScenario(await load('race', '  outcome: completed\n  deterministic: false\n  header: [alpha, zulu]\n', `variant: registration-order\n${PLUGINS}`), options)
+    const race = await sweepScenario(await load('race', '  outcome: completed\n  deterministic: false\n  header: [alpha, zulu]\n', `variant: registration-order\n${PLUGINS}`), settings, run)
     expect(race.verdict).toBe('divergent')
     // One of the two interleavings registers zulu first: that output, and only that one, misses the pinned header.
     expect(race.problems).toEqual([expect.stringMatching(/^header tool 1: expected "alpha", got "zulu" \(header \[zulu, alpha\]\) \(1 of 2 interleavings, first race@registration-order:/)])
@@ -118,7 +119,7 @@ describe('the bundled stable-sort scenario (dsh tool-order.spec 8.1/8)', () => {
     const scenario = await loadScenario('scenarios/shared-name-stable-sort.yml')
     expect(scenario.expect.header?.map(tool => tool.description)).toEqual(['anchor', 'bravo tool', 'first', 'second', undefined])
     for (const target of ['reference', 'dsh'] as const) {
-      const report = await sweepScenario(scenario, { ...options, target })
+      const report = await sweepScenario(scenario, { ...settings, target }, run)
       expect(report, target).toMatchObject({ verdict: 'deterministic', explored: 6, guarantee: 'exhaustive', passed: true, problems: [] })
     }
   })
@@ -130,7 +131,7 @@ describe('the bundled stable-sort scenario (dsh tool-order.spec 8.1/8)', () => {
       .replace('{ name: dup, description: FIRST }', '{ name: dup, description: second }')
     const local = await fixtureDir()
     await local.write('plugins/tool-provider.ts', await readFile('scenarios/plugins/tool-provider.ts', 'utf8'))
-    const report = await sweepScenario(await loadScenario(await local.write('swapped.yml', text)), options)
+    const report = await sweepScenario(await loadScenario(await local.write('swapped.yml', text)), settings, run)
     expect(report.passed).toBe(false)
     expect(report.problems).toEqual([expect.stringMatching(/^header tool 3 \(dup\): expected description "first", got "second" \(6 of 6 interleavings/)])
   })

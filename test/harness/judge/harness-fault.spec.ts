@@ -126,7 +126,7 @@ describe.each(RUNNERS)('a difference only loadrace\'s control makes (%s)', (_, m
     const { scenario } = await scenarioOf('timed', TIMED)
     const runner = makeRunner()
     try {
-      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner, workers: 2 })
+      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2 }, { runner })
       expect(report.verdict).toBe('harness-fault')
       expect(report.uncontrolled).toBeUndefined()
       const fault = report.harnessFault!
@@ -186,7 +186,7 @@ describe('what loadrace held, in words', () => {
 describe('a system that varies either way', () => {
   it('stays uncontrolled, with the evidence that the order-only runs varied too', async () => {
     const { scenario } = await scenarioOf('counter', COUNTER)
-    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner: inProcessRunner(), workers: 1 })
+    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
     expect(report.verdict).toBe('uncontrolled')
     expect(report.harnessFault).toBeUndefined()
     const evidence = report.uncontrolled!.orderOnly!
@@ -202,7 +202,7 @@ describe('a system whose controlled runs agree', () => {
   it('is judged without a single order-only run, however much its real clock would vary', async () => {
     const { scenario } = await scenarioOf('stamped', STAMPED)
     const { runner, controls } = watched(inProcessRunner())
-    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner, workers: 1 })
+    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner })
     expect(report.verdict).toBe('deterministic')
     expect(controls.length).toBeGreaterThan(0)
     expect(controls).not.toContain('order-only')

@@ -36,7 +36,7 @@ ${expectBlock}`
 async function sweepText(text: string, runner: Runner) {
   const dir = await fixtureDir()
   const scenario = await loadScenario(await dir.write('s.yml', text))
-  return sweepScenario(scenario, { strategy: 'exhaustive', budget: 720, seed: '0', runner, workers: 1 })
+  return sweepScenario(scenario, { strategy: 'exhaustive', budget: 720, seed: '0', workers: 1 }, { runner })
 }
 
 const RUNNERS: [string, () => Runner][] = [['in process', () => inProcessRunner()], ['on worker threads', () => workerPool({ size: 2 })]]

@@ -17,7 +17,7 @@ afterAll(removeFixtureDirs)
 async function printed(name: string, text: string): Promise<string[]> {
   const dir = await fixtureDir()
   const scenario = await loadScenario(await dir.write(`${name}.yml`, text))
-  const entry = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 24, seed: '0', runner: inProcessRunner(), workers: 1 })
+  const entry = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 24, seed: '0', workers: 1 }, { runner: inProcessRunner() })
   expect(entry.passed).toBe(false)
   return scenarioBlock(entry, name.length)
 }

@@ -59,7 +59,7 @@ async function sweepStateful(position: number, after: number) {
   const dir = await fixtureDir()
   await dir.write('stateful.mjs', STATEFUL_MODULE)
   const scenario = await loadScenario(await dir.write('stateful.yml', scenarioText(position, after)))
-  return sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner: inProcessRunner(), workers: 1 })
+  return sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
 }
 
 afterAll(removeFixtureDirs)
@@ -93,7 +93,7 @@ describe.each(RUNNERS)('an exploration that found a single output (%s)', (_, mak
     const scenario = await loadScenario(await dir.write('flips.yml', `name: flips\napp: none\nplugins:\n  - id: tool-a\n    tools: [a]\n  - id: flips\n    module: ./flips.mjs\n    config: { count: ${JSON.stringify(count)} }\nexpect:\n  outcome: completed\n`))
     const runner = makeRunner()
     try {
-      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', runner, workers: 2 })
+      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2 }, { runner })
       expect(report.explored).toBe(2)
       expect(report.outputs.map(output => output.tools)).toEqual([['a', 'steady']])
       expect(report.verdict).toBe('uncontrolled')

@@ -10,10 +10,10 @@ import { outputProjections } from '../../../harness/matrix/output-projections.ts
 import { matrixRows, renderMatrixMarkdown } from '../../../harness/matrix/render.ts'
 import { INVARIANT_FAILURE } from '../../../harness/matrix/rfc.ts'
 import { requestAgreement } from '../../../harness/matrix/requests.ts'
-import { matrixRow, runMatrix, type MatrixOptions } from '../../../harness/matrix/run.ts'
+import { matrixRow, runMatrix, type MatrixRun, type MatrixSettings } from '../../../harness/matrix/run.ts'
 import type { MatrixCell, MatrixReport } from '../../../harness/matrix/types.ts'
 import { writeMatrixReport } from '../../../harness/matrix/write.ts'
-import { MATRIX_BUDGET } from '../../../harness/matrix/budget.ts'
+import { MATRIX_BUDGET } from '../../../harness/settings/defaults.ts'
 import type { Verdict } from '../../../harness/verdict/verdict.ts'
 import { loadScenario, loadScenarios } from '../../../harness/scenario/load.ts'
 import type { PluginSpec, Scenario } from '../../../harness/scenario/types.ts'
@@ -22,15 +22,8 @@ import { sweepScenario } from '../../../harness/sweep/sweep.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
 const runner = inProcessRunner()
-const options: MatrixOptions = {
-  strategy: 'auto',
-  budget: MATRIX_BUDGET,
-  seed: '0',
-  runner,
-  workers: 1,
-  variants: VARIANT_NAMES,
-  goldens: { dir: 'goldens', update: false, ci: true },
-}
+const settings: MatrixSettings = { strategy: 'auto', budget: MATRIX_BUDGET, seed: '0', workers: 1, goldens: 'goldens', updateGoldens: false, ci: true }
+const run: MatrixRun = { runner, variants: VARIANT_NAMES }
 
 let scenarios: Scenario[]
 const rows = new Map<VariantName, MatrixCell[]>()
@@ -39,7 +32,7 @@ const rows = new Map<VariantName, MatrixCell[]>()
 async function row(variant: VariantName): Promise<MatrixCell[]> {
   let cells = rows.get(variant)
   if (!cells) {
-    cells = await matrixRow(variant, scenarios, options)
+    cells = await matrixRow(variant, scenarios, settings, run)
     rows.set(variant, cells)
   }
   return cells
@@ -198,7 +191,7 @@ describe('the rules are not vacuous on the bundled scenarios', () => {
 describe('stream-normalize with the reconstruction invariant', () => {
   it('fails the turn in the interleavings whose registration order is not the sorted order', async () => {
     const scenario = await loadScenario('scenarios/multi-turn-invariant.yml')
-    const entry = await sweepScenario(scenario, { strategy: 'auto', budget: MATRIX_BUDGET, seed: '0', runner, workers: 1, variant: 'stream-normalize' })
+    const entry = await sweepScenario(scenario, { strategy: 'auto', budget: MATRIX_BUDGET, seed: '0', workers: 1, variant: 'stream-normalize' }, { runner })
     const projections = await outputProjections(scenario, entry, runner)
     const failed = projections.filter(projection => projection.errors.turn.some(message => message.includes(INVARIANT_FAILURE)))
     expect(INVARIANT_FAILURE).toBe('invariant violated by "agent-loop"')
@@ -214,9 +207,9 @@ describe('the checker reports what contradicts a rule', () => {
     const flake = scenarioOf('ci-flake')
     const expected = expectCell('registration-order', flake)
     expect(expected).toMatchObject({ verdict: 'divergent', part: 'header', blame: [['tool-subagent', 'tool-todo']] })
-    const deterministic = await sweepScenario(flake, options)
+    const deterministic = await sweepScenario(flake, settings, { runner, goldens: settings })
     expect(cellProblems(expected, deterministic)).toEqual(['verdict deterministic, expected divergent (racing)'])
-    const divergent = await sweepScenario(flake, { ...options, variant: 'registration-order' })
+    const divergent = await sweepScenario(flake, { ...settings, variant: 'registration-order' }, { runner, goldens: settings })
     expect(cellProblems(expected, divergent)).toEqual([])
     const altered = {
       ...divergent,
@@ -241,7 +234,7 @@ describe('the checker reports what contradicts a rule', () => {
 
   it('requestAgreement tells identical, invariant-stopped and different requests apart', async () => {
     const flake = scenarioOf('ci-flake')
-    const entry = await sweepScenario(flake, { ...options, variant: 'registration-order' })
+    const entry = await sweepScenario(flake, { ...settings, variant: 'registration-order' }, { runner, goldens: settings })
     const projections = await outputProjections(flake, entry, runner)
     expect(projections).toHaveLength(2)
     expect(requestAgreement(projections)).toBe('different')
@@ -254,7 +247,7 @@ describe('the checker reports what contradicts a rule', () => {
 describe('runMatrix: report, rendering and files', () => {
   it('one JSON entry per cell, a variant × scenario table, and matrix.json / matrix.md written', async () => {
     const chosen = await loadScenarios(['scenarios/ci-flake.yml', 'scenarios/unknown-tool-order-name.yml'])
-    const report = await runMatrix(chosen, { ...options, variants: ['registration-order', 'canonical'] })
+    const report = await runMatrix(chosen, settings, { ...run, variants: ['registration-order', 'canonical'] })
     expect(report.options.variants).toEqual(['canonical', 'registration-order'])
     expect(report.complete).toBe(true)
     expect(report.summary).toMatchObject({ cells: 4, matched: 4, mismatched: 0 })
@@ -281,7 +274,7 @@ describe('runMatrix: report, rendering and files', () => {
   it('a cell that contradicts its rule is marked ✗ and counted', async () => {
     // One interleaving cannot show the registration race the rules expect.
     const chosen = await loadScenarios(['scenarios/ci-flake.yml'])
-    const report = await runMatrix(chosen, { ...options, budget: 1, variants: ['registration-order'] })
+    const report = await runMatrix(chosen, { ...settings, budget: 1 }, { ...run, variants: ['registration-order'] })
     expect(report.summary).toMatchObject({ cells: 1, matched: 0, mismatched: 1 })
     expect(report.cells[0]!.problems).toEqual(['verdict deterministic, expected divergent (racing)'])
     expect(matrixRows(report)[1]).toEqual(['ci-flake', 'det (div·header) ✗'])

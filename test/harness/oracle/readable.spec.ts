@@ -39,7 +39,7 @@ plugins:
   - { id: tool-cordis, module: ./cordis.mjs }
 expect: { outcome: completed, deterministic: false }
 `)
-    const report = await sweepScenario(await loadScenario(file), { strategy: 'exhaustive', budget: 720, seed: '0', workers: 1, runner: inProcessRunner() })
+    const report = await sweepScenario(await loadScenario(file), { strategy: 'exhaustive', budget: 720, seed: '0', workers: 1 }, { runner: inProcessRunner() })
     expect(report.verdict).toBe('divergent')
     const divergence = report.divergence!
     expect(divergence.part).toBe('header')

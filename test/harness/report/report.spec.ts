@@ -19,7 +19,7 @@ import { renderJson, stripTimings } from '../../../harness/report/json.ts'
 import { renderJunit } from '../../../harness/report/junit.ts'
 import { renderMarkdown } from '../../../harness/report/markdown.ts'
 import type { Report } from '../../../harness/report/types.ts'
-import { parseFormats } from '../../../harness/report/write.ts'
+import { parseFormats } from '../../../harness/settings/formats.ts'
 import { writeReport } from '../../../harness/report/reporters/write-report.ts'
 import {
   DIVERGENCE_DIFF,

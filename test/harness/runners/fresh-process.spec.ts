@@ -52,7 +52,7 @@ describe('process: fresh', () => {
     expect(scenario.process).toBe('fresh')
     const runners = runnersFor({ workers: 2 })
     try {
-      const report = await sweepScenario(scenario, { ...options, runner: runners.of(CURRENT_HOST), runners })
+      const report = await sweepScenario(scenario, options, { runner: runners.of(CURRENT_HOST), runners })
       expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true, explored: 6 })
       expect(report.outputs?.[0]?.tools).toEqual(['aaa', 'applied_1', 'bbb'])
     } finally {
@@ -65,7 +65,7 @@ describe('process: fresh', () => {
     expect(scenario.process).toBeUndefined()
     const runners = runnersFor({ workers: 2 })
     try {
-      const report = await sweepScenario(scenario, { ...options, runner: runners.of(CURRENT_HOST), runners })
+      const report = await sweepScenario(scenario, options, { runner: runners.of(CURRENT_HOST), runners })
       expect(report.verdict).toBe('uncontrolled')
     } finally {
       await runners.close()
@@ -74,7 +74,7 @@ describe('process: fresh', () => {
 
   it('is skipped, saying why, by a sweep that runs in this process only', async () => {
     const scenario = await countingScenario('in-process', 'process: fresh\n')
-    const report = await sweepScenario(scenario, { ...options, workers: 1, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, { ...options, workers: 1 }, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'skipped', skipped: 'it runs every interleaving in a process of its own (process: fresh), and this sweep runs in this process only', explored: 0 })
   })
 })

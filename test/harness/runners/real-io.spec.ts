@@ -26,7 +26,7 @@ describe('helpers end with their interleaving', () => {
     const scenario = await loadScenario(await realIoScenario(folders.dir(), 'pooled', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
     const runner = workerPool({ size: 2 })
     try {
-      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2, runner })
+      const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 2 }, { runner })
       expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
     } finally {
       await runner.close()

@@ -43,7 +43,7 @@ expect:
 async function sweepWith(files: Record<string, string>, runner: Runner) {
   const dir = await fixtureDir()
   for (const [name, text] of Object.entries(files)) await dir.write(name, text)
-  const report = await sweepScenario(await loadScenario(`${dir.root}/s.yml`), { ...OPTIONS, runner })
+  const report = await sweepScenario(await loadScenario(`${dir.root}/s.yml`), OPTIONS, { runner })
   await runner.close()
   return report
 }

@@ -41,7 +41,7 @@ async function sweepFixedPort(name: string, runner: Runner, workers: number, hol
   const port = await freePort()
   const scenario = await loadScenario(await realIoScenario(folders.dir(), name, 'fixed-port-fetch', JSON.stringify({ port, holdMs }), 'timeout: 20000\n', rivals))
   try {
-    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers, runner })
+    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers }, { runner })
     return { port, scenario, report }
   } finally {
     await runner.close()

@@ -77,7 +77,7 @@ describe('every clock the system reads is held', () => {
   })
 
   it('the sweep finds it deterministic', async () => {
-    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
   })
 

@@ -125,7 +125,7 @@ describe('timers are scheduling points', () => {
 
   it('the race is divergent under registration-order, blaming the two plugins, and every token replays to its hash three times', async () => {
     const scenario = await scenarioOf('slow-fast-race', race('slow-fast-race', 'slow', '{ ms: 3 }'))
-    const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'divergent', guarantee: 'exhaustive', space: '3', planned: 3, explored: 3, discovered: ['tool-slow#timer1'], passed: true })
     expect([...report.divergence!.blame].sort()).toEqual(['tool-fast', 'tool-slow'])
     for (const output of report.outputs) {
@@ -138,7 +138,7 @@ describe('timers are scheduling points', () => {
 
   it('the same race is deterministic under canonical, with the exhaustive guarantee over the discovered space', async () => {
     const scenario = await scenarioOf('slow-fast-canonical', race('slow-fast-canonical', 'slow', '{ ms: 3 }', 'canonical'))
-    const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', guarantee: 'exhaustive', explored: 3, distinctOutputs: 1, passed: true })
     expect(report.outputs[0]!.tools).toEqual(['aaa_slow', 'bbb_fast'])
   })
@@ -147,7 +147,7 @@ describe('timers are scheduling points', () => {
     const scenario = await scenarioOf('slow-20', race('slow-20', 'slow', '{ ms: 20 }'))
     const seen = new Set<string>()
     for (let run = 0; run < 10; run++) {
-      const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+      const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
       seen.add(JSON.stringify({ verdict: report.verdict, outputs: report.outputs.map(output => [output.hash, output.count, output.token]) }))
     }
     expect(seen.size).toBe(1)
@@ -181,7 +181,7 @@ describe('the discovered space', () => {
 describe('time advances when nothing else can run', () => {
   it('for an interval a plugin polls until ready: its first firing is a scheduling point, later ones follow as the boot waits', async () => {
     const scenario = await scenarioOf('poller', race('poller', 'poller', '{}', 'canonical'))
-    const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', discovered: ['tool-poller#timer1'], passed: true })
     expect(report.outputs[0]!.tools).toEqual(['aaa_poller', 'bbb_fast'])
   })
@@ -201,7 +201,7 @@ expect:
   tools: [bbb_fast]
 `)
     const started = Date.now()
-    const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', discovered: [], space: '2', passed: true })
     // Two steps of two interleavings, plus the discovery and judging runs, each waiting 50 ms of virtual time only.
     expect(Date.now() - started).toBeLessThan(10_000)
@@ -222,7 +222,7 @@ expect:
 `)
     // The schedule asks for the 5 ms timer first; the clock refuses, and the 1 ms one goes first.
     expect(await headerOf(scenario, ['tool-pair', 'tool-pair#timer1', 'tool-pair#timer2'])).toEqual(['y_early', 'x_late'])
-    const report = await sweepScenario(scenario, { ...sweepOptions, strategy: 'exhaustive', runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, { ...sweepOptions, strategy: 'exhaustive' }, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', guarantee: 'exhaustive', planned: 1, explored: 1, passed: true })
     expect(report.outputs[0]!.tools).toEqual(['y_early', 'x_late'])
   })

@@ -36,7 +36,7 @@ ${expect}`)
 describe('an entry waiting for a service that never appears', () => {
   it('fails the sweep naming the entry and the services it waits for (its tool is simply absent from the header)', async () => {
     const dir = await fixtureDir()
-    const report = await sweepScenario(await loadScenario(await scenarioWith(dir, '  outcome: completed\n')), { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(await loadScenario(await scenarioWith(dir, '  outcome: completed\n')), OPTIONS, { runner: inProcessRunner() })
     expect(report.verdict).toBe('deterministic')
     expect(report.outputs.map(output => output.tools)).toEqual([['read']])
     expect(report.passed).toBe(false)
@@ -47,7 +47,7 @@ describe('an entry waiting for a service that never appears', () => {
 
   it('passes when expect.inactive lists it', async () => {
     const dir = await fixtureDir()
-    const report = await sweepScenario(await loadScenario(await scenarioWith(dir, '  outcome: completed\n  inactive: [search]\n')), { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(await loadScenario(await scenarioWith(dir, '  outcome: completed\n  inactive: [search]\n')), OPTIONS, { runner: inProcessRunner() })
     expect(report.problems).toEqual([])
     expect(report.passed).toBe(true)
   })
@@ -76,7 +76,7 @@ plugins:
   - { id: uses-index, module: ./uses-index.mjs }
 expect: { outcome: completed, deterministic: false }
 `)
-    const report = await sweepScenario(await loadScenario(file), { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(await loadScenario(file), OPTIONS, { runner: inProcessRunner() })
     expect(report.verdict).toBe('divergent')
     expect(report.divergence?.part).toBe('inactive')
     expect(report.divergence?.blame.slice().sort()).toEqual(['maybe-index', 'tool-fs'])

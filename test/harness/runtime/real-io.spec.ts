@@ -22,7 +22,7 @@ const sweepOptions = { strategy: 'exhaustive' as const, budget: 100, seed: '0', 
 describe('a child process the system awaits keeps its real timing', () => {
   it('a helper answering after 250 ms beats its 2 s timeout in every interleaving, and the verdict is deterministic', async () => {
     const scenario = await loadScenario(await realIoScenario(folders.dir(), 'answering', 'answering-helper'))
-    const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
     for (const schedule of [['answering-helper', 'tool-fast'], ['tool-fast', 'answering-helper']]) {
       const result = await runInterleaving(scenario, referenceTarget, schedule)
@@ -37,7 +37,7 @@ describe('a long-lived helper server is part of the system until teardown', () =
     const marks = await marksDir()
     // A timeout shorter than the helper's life: waiting for the helper to exit would end every interleaving stuck.
     const scenario = await loadScenario(await realIoScenario(folders.dir(), 'server', 'helper-server', JSON.stringify({ marks }), 'timeout: 3000\n'))
-    const report = await sweepScenario(scenario, { ...sweepOptions, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, sweepOptions, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
     for (const schedule of [['tool-fast', 'helper-server'], ['helper-server', 'tool-fast']]) {
       const result = await runInterleaving(scenario, referenceTarget, schedule)

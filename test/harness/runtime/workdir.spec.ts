@@ -97,7 +97,7 @@ describe('interleavings in folders of their own', () => {
     const cwd = readdirSync(process.cwd())
     for (const runner of [inProcessRunner(), workerPool({ size: 2 })]) {
       try {
-        const report = await sweepScenario(scenario, { ...OPTIONS, runner })
+        const report = await sweepScenario(scenario, OPTIONS, { runner })
         expect(report.problems).toEqual([])
         expect(report).toMatchObject({ verdict: 'deterministic', passed: true, explored: 2 })
       } finally {
@@ -113,7 +113,7 @@ describe('interleavings in folders of their own', () => {
     await dir.write('app/plugins/tool.mjs', `export const name = 'config-tool'\nexport const inject = ['tools']\nexport function apply(ctx, config) {\n  ctx.tools.register({ name: config.tool, description: config.where, parameters: { type: 'object', properties: {} } })\n}\n`)
     await dir.write('app/cordis.yml', `- id: tool\n  name: ./plugins/tool.mjs\n  config:\n    tool: !!js process.env.LOADRACE_TEST_TOOL\n    where: !!js "process.cwd().endsWith('/cwd') ? 'in its own folder' : process.cwd()"\n`)
     const scenario = await loadScenario(await dir.write('s.yml', 'app: none\nentries: ./app/cordis.yml\nenv: { LOADRACE_TEST_TOOL: from_env }\nexpect:\n  outcome: completed\n  header: [{ name: from_env, description: in its own folder }]\n'))
-    const report = await sweepScenario(scenario, { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, OPTIONS, { runner: inProcessRunner() })
     expect(report.problems).toEqual([])
     expect(report.passed).toBe(true)
   })

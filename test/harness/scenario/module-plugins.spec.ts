@@ -23,7 +23,7 @@ const OPTIONS = { strategy: 'exhaustive' as const, budget: 720, seed: '0', worke
 const ROOT = resolve(import.meta.dirname, '../../..')
 
 async function sweepFile(file: string): Promise<ScenarioReport> {
-  return sweepScenario(await loadScenario(file), { ...OPTIONS, runner: inProcessRunner() })
+  return sweepScenario(await loadScenario(file), OPTIONS, { runner: inProcessRunner() })
 }
 
 /** The projection of the first output of a report (every output, for one that has one). */
@@ -72,7 +72,7 @@ expect: { outcome: completed, tools: [alpha, beta] }
 `)
     const scenario = await loadScenario(file)
     expect(scenario.plugins.map(plugin => plugin.kind === 'module' && plugin.path)).toEqual([join(root, 'main.mjs'), join(root, 'lib/sub.mjs')])
-    const report = await sweepScenario(scenario, { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, OPTIONS, { runner: inProcessRunner() })
     expect(report.problems).toEqual([])
     expect(report.outputs.map(output => output.tools)).toEqual([['alpha', 'beta']])
   })
@@ -90,7 +90,7 @@ expect: { outcome: completed, tools: [todo_write] }
     const scenario = await loadScenario(file)
     const [todo] = scenario.plugins
     expect(todo?.kind === 'module' && todo.outcome.kind === 'namespace' && Object.keys(todo.outcome.namespace).sort()).toEqual(['Config', 'apply', 'inject', 'name'])
-    const report = await sweepScenario(scenario, { ...OPTIONS, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, OPTIONS, { runner: inProcessRunner() })
     expect(report.problems).toEqual([])
     expect(report.outputs[0]?.tools).toEqual(['todo_write'])
   })

@@ -16,7 +16,7 @@ import type { Scenario } from '../../../harness/scenario/types.ts'
 const base = { strategy: 'auto' as const, budget: 5040, seed: '0', workers: 1 }
 
 async function sweepFile(file: string, overrides: Partial<Parameters<typeof sweepScenario>[1]> = {}): Promise<ScenarioReport> {
-  return sweepScenario(await loadScenario(file), { ...base, runner: inProcessRunner(), ...overrides })
+  return sweepScenario(await loadScenario(file), { ...base, ...overrides }, { runner: inProcessRunner() })
 }
 
 /** A runner that remembers every effective schedule it ran. */
@@ -76,7 +76,7 @@ describe('the CI flake', () => {
 describe('exploration', () => {
   it('visits exactly 720 distinct schedules of 6 single-batch tool plugins when exhaustive', async () => {
     const seen: string[][] = []
-    const report = await sweepScenario(await loadScenario('scenarios/lexicographic-six.yml'), { ...base, strategy: 'exhaustive', runner: recordingRunner(seen) })
+    const report = await sweepScenario(await loadScenario('scenarios/lexicographic-six.yml'), { ...base, strategy: 'exhaustive' }, { runner: recordingRunner(seen) })
     expect(seen).toHaveLength(720)
     expect(new Set(seen.map(schedule => schedule.join(','))).size).toBe(720)
     expect(report).toMatchObject({ explored: 720, space: '720', guarantee: 'exhaustive', verdict: 'deterministic' })
@@ -84,7 +84,7 @@ describe('exploration', () => {
 
   it('interleaves registration batches of different plugins', async () => {
     const seen: string[][] = []
-    await sweepScenario(await loadScenario('scenarios/batch-interleave.yml'), { ...base, strategy: 'exhaustive', runner: recordingRunner(seen) })
+    await sweepScenario(await loadScenario('scenarios/batch-interleave.yml'), { ...base, strategy: 'exhaustive' }, { runner: recordingRunner(seen) })
     expect(seen).toHaveLength(30)
     expect(seen.map(s => s.join(','))).toContain('tool-fs,tool-shell,tool-fs#2,tool-todo,tool-shell#2')
   })

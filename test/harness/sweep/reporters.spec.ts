@@ -48,7 +48,7 @@ describe('a sweep tells the reporters it is given', () => {
     const names: string[] = []
     const file: Reporter = { file: { dir, name: 'names.txt', render: report => report.scenarios.map(entry => entry.name).join('\n') } }
     const lister: Reporter = { onEnd: (_, written) => { names.push(...written) } }
-    const report = await sweep(scenarios, { ...base, runner: inProcessRunner(), reporters: [listener, file, lister] })
+    const report = await sweep(scenarios, base, { runner: inProcessRunner(), reporters: [listener, file, lister] })
     expect(listener.calls).toEqual([
       'start ci-flake,shared-name-stable-sort',
       'scenario ci-flake',
@@ -67,7 +67,7 @@ describe('a sweep tells the reporters it is given', () => {
   it('says why it stopped early: at the first failure under bail, or at a signal', async () => {
     const scenarios = [await loadScenario('scenarios/ci-flake.yml'), await loadScenario('scenarios/shared-name-stable-sort.yml')]
     const bailing = recorder()
-    await sweep(scenarios, { ...base, variant: 'registration-order', runner: inProcessRunner(), bail: true, reporters: [bailing] })
+    await sweep(scenarios, { ...base, variant: 'registration-order' }, { runner: inProcessRunner(), bail: true, reporters: [bailing] })
     expect(bailing.calls.filter(call => !call.startsWith('progress'))).toEqual([
       'start ci-flake,shared-name-stable-sort',
       'scenario ci-flake',
@@ -76,7 +76,7 @@ describe('a sweep tells the reporters it is given', () => {
       'end 1 complete=false written=0',
     ])
     const stopped = recorder()
-    await sweep(scenarios, { ...base, runner: inProcessRunner(), signal: AbortSignal.abort(), reporters: [stopped] })
+    await sweep(scenarios, base, { runner: inProcessRunner(), signal: AbortSignal.abort(), reporters: [stopped] })
     expect(stopped.calls).toEqual(['start ci-flake,shared-name-stable-sort', 'interrupted interrupted', 'end 0 complete=false written=0'])
   })
 })

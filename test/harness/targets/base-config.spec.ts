@@ -84,7 +84,7 @@ expect: { outcome: completed }
   it('is not something the reference has: such a scenario is skipped there, with the reason', async () => {
     const dir = await fixtureDir()
     const scenario = await loadScenario(await dir.write('s.yml', 'app: none\nbase:\n  tools: { mode: both }\nplugins:\n  - { id: tool-fs, tools: [read] }\nexpect: { outcome: completed }\n'))
-    const report = await sweepScenario(scenario, { strategy: 'auto', budget: 10, seed: '0', workers: 1, runner: inProcessRunner() })
+    const report = await sweepScenario(scenario, { strategy: 'auto', budget: 10, seed: '0', workers: 1 }, { runner: inProcessRunner() })
     expect(report.skipped).toBe('the reference tool registry takes no config (base.tools is for the dsh tool runtime)')
   })
 })

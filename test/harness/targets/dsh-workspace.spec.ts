@@ -48,7 +48,7 @@ async function sweepSnapshot(config: string, snapshot: string, budget: number, e
   const dir = await fixtureDir()
   const file = await dir.write('s.yml', `name: probe\ntarget: dsh\napp: entries\nentries: ${join(APP, config)}\nsnapshot: ${snapshot}\nbudget: ${budget}\nexpect:\n  outcome: completed\n  snapshot: ${expected}\n`)
   const scenario = await loadScenario(file)
-  return sweepScenario(scenario, { strategy: 'auto', budget, seed: '0', runner: runners.of(node22), runners, hosts: [node22], workers: 1 })
+  return sweepScenario(scenario, { strategy: 'auto', budget, seed: '0', hosts: [node22], workers: 1 }, { runner: runners.of(node22), runners })
 }
 
 /** A copy of the workspace's snapshot `name` whose pinned file `file` is passed through `edit`. */
@@ -68,7 +68,7 @@ async function editedSnapshot(name: string, file: string, edit: (text: string) =
 async function sweepLive(extra: string, outcome: string, budget = 2): Promise<ScenarioReport> {
   const dir = await fixtureDir()
   const file = await dir.write('live.yml', `name: live\ntarget: dsh\napp: entries\nentries: ${join(APP, 'cordis.yml')}\n${extra}budget: ${budget}\nexpect:\n  outcome: ${outcome}\n`)
-  return sweepScenario(await loadScenario(file), { strategy: 'auto', budget, seed: '0', runner: runners.of(node22), runners, hosts: [node22], workers: 1 })
+  return sweepScenario(await loadScenario(file), { strategy: 'auto', budget, seed: '0', hosts: [node22], workers: 1 }, { runner: runners.of(node22), runners })
 }
 
 describe.skipIf(!BUILT)('dsh 0.1.1-rc.2 from its repository', { timeout: 240_000 }, () => {

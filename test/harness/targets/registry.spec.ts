@@ -4,7 +4,7 @@ import { ScenarioError } from '../../../harness/scenario/errors.ts'
 import { sweep } from '../../../harness/sweep/sweep.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { parseToken } from '../../../harness/token.ts'
-import { readExplore } from '../../../harness/cli/options.ts'
+import { resolveSettings } from '../../../harness/settings/resolve.ts'
 import type { TargetDefinition } from '../../../harness/targets/definition.ts'
 import { loadTarget, registerTarget, targetNamed, targetNames } from '../../../harness/targets/registry.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
@@ -53,11 +53,12 @@ describe('the registry of targets', () => {
       const dir = await fixtureDir()
       const scenario = await loadScenario(await dir.write('mirror.yml', SCENARIO))
       expect(scenario.target).toBe('mirror')
-      const report = await sweep([scenario], { strategy: 'auto', budget: 8, seed: '0', runner: inProcessRunner(), workers: 1 })
+      const report = await sweep([scenario], { strategy: 'auto', budget: 8, seed: '0', workers: 1 }, { runner: inProcessRunner() })
       const entry = report.scenarios[0]!
       expect(entry).toMatchObject({ name: 'mirror', target: 'mirror', verdict: 'deterministic', guarantee: 'exhaustive', explored: 2 })
       expect(parseToken(entry.outputs[0]!.token).target).toBe('mirror')
-      expect(readExplore({ operands: [], flags: new Set(), values: new Map([['target', ['mirror']]]), help: false }).target).toBe('mirror')
+      expect(resolveSettings({ command: 'sweep', given: { value: option => (option === 'target' ? 'mirror' : undefined), flag: () => undefined }, env: {} }).target).toBe('mirror')
+      expect(resolveSettings({ command: 'sweep', env: { LOADRACE_TARGET: 'mirror' } }).target).toBe('mirror')
       const other = await failure(await dir.write('prod.yml', SCENARIO.replace('target: mirror', 'target: prod')))
       expect(other.line).toBe(`${dir.root}/prod.yml: target: unknown target "prod" (one of reference, dsh, mirror)`)
     } finally {
