@@ -1,7 +1,7 @@
 import { Context } from '@deepseek-ai/cordis'
 import { createRng } from '../harness/space/random.ts'
 import { mountReference } from '../src/composition.ts'
-import type { ToolSchema } from '../src/llm/types.ts'
+import type { ToolSchema } from '../src/llm/contract.ts'
 import { compareCodeUnits, TOOL_ORDER_REST } from '../src/system-prompt/tool-order.ts'
 import { compareTasks } from './clock.ts'
 import type { AssemblyFigure } from './figures.ts'

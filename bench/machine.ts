@@ -1,6 +1,6 @@
 import { cpus, homedir, loadavg, tmpdir } from 'node:os'
 import type { MachineInfo } from './figures.ts'
-import type { Workdir } from '../harness/targets/types.ts'
+import type { Workdir } from '../harness/targets/target.ts'
 
 /** The machine the bench runs on. */
 export function machineInfo(): MachineInfo {

@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { loadScenario } from '../harness/scenario/load.ts'
-import type { Scenario } from '../harness/scenario/types.ts'
+import type { Scenario } from '../harness/scenario/scenario.ts'
 import type { BugId } from './figures.ts'
 import { BUG_IDS, PLANTED } from './planted.ts'
 import type { ThreadReply } from './threads.ts'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { runInterleaving } from '../harness/runtime/interleaving.ts'
-import type { Scenario } from '../harness/scenario/types.ts'
+import type { Scenario } from '../harness/scenario/scenario.ts'
 import { scheduleKey, type Schedule } from '../harness/space/space.ts'
 import type { StrategyName } from '../harness/strategies/index.ts'
 import { planFor } from '../harness/explore/plan.ts'

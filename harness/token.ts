@@ -3,9 +3,9 @@ import type { VariantName } from './targets/catalogue.ts'
 import { parseOp, ROOT_CHAIN } from './space/space.ts'
 import type { Schedule } from './space/space.ts'
 import { DEFAULT_TARGET, isTargetName, targetNames } from './targets/registry.ts'
-import type { TargetName } from './targets/types.ts'
+import type { TargetName } from './targets/target.ts'
 import { HostError, parseHost } from './hosts/host.ts'
-import type { Scenario } from './scenario/types.ts'
+import type { Scenario } from './scenario/scenario.ts'
 import { InputError } from './scenario/errors.ts'
 
 export { DEFAULT_TARGET, targetNames, type TargetName }

@@ -13,7 +13,7 @@ import { SessionStore } from './session/store.ts'
 import { SystemPrompt } from './system-prompt/service.ts'
 import { ToolRegistry } from './tools/registry.ts'
 import { VariantPlugin } from './variants/plugin.ts'
-import type { Variant } from './variants/types.ts'
+import type { Variant } from './variants/variant.ts'
 
 /** How the prompt/loop pair is mounted: directly, or through one of the app config chains. */
 export type ReferenceApp = 'none' | 'agent-core' | 'stdio-agent' | 'acp-agent'

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { BIN } from '../package/files.ts'
-import type { Report } from '../report/types.ts'
+import type { Report } from '../report/sweep-report.ts'
 import type { Env } from './environment.ts'
 
 /** What one `loadrace sweep` in a child process did. */

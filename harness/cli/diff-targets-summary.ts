@@ -1,5 +1,5 @@
 import { comparisonRows, diffHeadline, differenceText, skippedLines } from '../diff-targets/render.ts'
-import type { TargetDiffReport } from '../diff-targets/types.ts'
+import type { TargetDiffReport } from '../diff-targets/target-diff-report.ts'
 import { summaryText } from '../report/envelope.ts'
 import { alignedTable } from './table.ts'
 

@@ -1,5 +1,5 @@
-import type { TargetDiffReport } from '../diff-targets/types.ts'
-import type { Report } from '../report/types.ts'
+import type { TargetDiffReport } from '../diff-targets/target-diff-report.ts'
+import type { Report } from '../report/sweep-report.ts'
 import type { Output } from './command.ts'
 import { EXIT } from './usage-error.ts'
 

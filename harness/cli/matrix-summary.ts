@@ -1,5 +1,5 @@
 import { LEGEND, matrixHeadline, matrixRows, mismatchedCells } from '../matrix/render.ts'
-import type { MatrixReport } from '../matrix/types.ts'
+import type { MatrixReport } from '../matrix/matrix-report.ts'
 import { replayCommand } from '../report/present.ts'
 import { summaryText } from '../report/envelope.ts'
 import { alignedTable } from './table.ts'

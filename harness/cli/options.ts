@@ -1,5 +1,5 @@
 import { STDOUT_REPORTERS, type StdoutReporter } from '../report/reporters/index.ts'
-import { TIMEOUT_RANGE } from '../scenario/types.ts'
+import { TIMEOUT_RANGE } from '../scenario/scenario.ts'
 import {
   APPLIED_DEFAULTS, availableCpus, type CommandName, DEFAULTS, HOST_FORMS, KNOBS, REPORT_FORMATS, resolveSettings, type Settings, STRATEGY_NAMES, targetNames, VARIANT_NAMES,
 } from '../sweep/settings.ts'

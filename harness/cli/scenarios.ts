@@ -1,5 +1,5 @@
 import { loadScenarios } from '../scenario/load.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { InputError } from '../scenario/errors.ts'
 
 /** Where scenarios are looked for when no path is given. */

@@ -1,4 +1,4 @@
-import type { DifferenceKind, ProjectionDifference } from './types.ts'
+import type { DifferenceKind, ProjectionDifference } from './target-diff-report.ts'
 import { COMPARED_PARTS, type ComparedView } from './view.ts'
 
 /** A path step: `.key` (or `["odd key"]`) and `[index]`. */

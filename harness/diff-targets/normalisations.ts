@@ -1,5 +1,5 @@
 import { targetNamed } from '../targets/registry.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { TargetName } from '../targets/target.ts'
 
 /**
  * The one table of declared differences between loadrace's reference and the

@@ -1,13 +1,13 @@
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Runner } from '../runners/runner.ts'
 import { tokenOf } from '../token.ts'
 import { withOverrides } from '../scenario/overrides.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { TargetName } from '../targets/target.ts'
 import { parseToken } from '../token.ts'
 import { viewDifferences } from './compare.ts'
-import type { ProjectionDifference } from './types.ts'
+import type { ProjectionDifference } from './target-diff-report.ts'
 import { comparedView, type ComparedView } from './view.ts'
 
 /** At most this many differences are listed per scenario; the rest are counted. */

@@ -1,8 +1,8 @@
 import { escapeMarkdown, markdownCode } from '../report/escape.ts'
 import { replayCommand } from '../report/present.ts'
 import { NORMALISATIONS } from './normalisations.ts'
-import type { TargetName } from '../targets/types.ts'
-import type { ProjectionDifference, ScenarioComparison, TargetDiffReport } from './types.ts'
+import type { TargetName } from '../targets/target.ts'
+import type { ProjectionDifference, ScenarioComparison, TargetDiffReport } from './target-diff-report.ts'
 
 /** What is compared, in a sentence (help text, Markdown). */
 export const COMPARED_TEXT = 'Compared per scenario, on the same interleavings (the first of every distinct output of either sweep): the '

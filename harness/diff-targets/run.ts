@@ -1,5 +1,5 @@
-import type { Scenario } from '../scenario/types.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
+import type { TargetName } from '../targets/target.ts'
 import { loadTarget } from '../targets/index.ts'
 import { comparedTargets } from '../targets/registry.ts'
 import { sweepScenario, type SweepRun, type SweepSettings } from '../sweep/sweep.ts'
@@ -7,7 +7,7 @@ import { withOverrides } from '../scenario/overrides.ts'
 import { unmetRequirement } from '../hosts/requirements.ts'
 import { enveloped } from '../report/envelope.ts'
 import { compareInterleavings, type Side } from './observe.ts'
-import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './types.ts'
+import type { ScenarioComparison, SkippedPair, TargetDiffReport } from './target-diff-report.ts'
 
 /** The two sides, in report order (the two targets the registry marks compared). */
 export const COMPARED_TARGETS: [TargetName, TargetName] = comparedTargets()

@@ -1,6 +1,6 @@
 import type { Crash, Outcome, StuckInfo } from '../verdict/outcome.ts'
 import type { Projection } from '../projection/projection.ts'
-import type { LiveRecord, TargetName } from '../targets/types.ts'
+import type { LiveRecord, TargetName } from '../targets/target.ts'
 import { normalise } from './normalisations.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { spaceOf, type Space } from '../space/space.ts'
 import { serviceEntryIds as raceEntryIds } from '../targets/catalogue.ts'
 

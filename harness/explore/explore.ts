@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { spaceSize, type Space } from '../space/space.ts'
 import { discoveredSpace } from '../space/discovered.ts'
 import { RealisedOrders } from '../space/coverage.ts'

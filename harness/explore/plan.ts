@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Space } from '../space/space.ts'
 import type { RealisedOrders } from '../space/coverage.ts'
 import { deriveSeed } from '../space/random.ts'

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { HostDifference, UncontrolledReplay } from '../verdict/verdict.ts'
 import { diffPart, firstDifference } from '../oracle/compare.ts'
 import { parseProjection } from '../projection/projection.ts'

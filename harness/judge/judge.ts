@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Analysis, HostDifference } from '../verdict/verdict.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import { checkGolden, goldenOf, type GoldenCheck, type GoldenPolicy } from '../goldens/golden.ts'
@@ -8,7 +8,7 @@ import type { Runner } from '../runners/runner.ts'
 import type { Settings } from '../settings/settings.ts'
 import { CURRENT_HOST } from '../hosts/host.ts'
 import { targetNamed } from '../targets/registry.ts'
-import { analyze } from './analyze.ts'
+import { analyse } from './analyse.ts'
 import { expectationProblems } from './expectation.ts'
 import type { HostRun } from './host-comparison.ts'
 import { scenarioReport, type ScenarioReport } from './scenario-report.ts'
@@ -62,7 +62,7 @@ export async function judge(original: Scenario, scenario: Scenario, exploration:
   const cache = new RunCache(context.runner, scenario)
   const analysis = interrupted
     ? interruptedAnalysis(exploration)
-    : await analyze(scenario, exploration, cache, context.otherHosts)
+    : await analyse(scenario, exploration, cache, context.otherHosts)
   const snapshot = interrupted || analysis.verdict === 'error' ? undefined : await judgeSnapshot(scenario, exploration, cache)
   const problems = expectationProblems(scenario, exploration, analysis, { shard: context.sharded === true })
   const snapshotFailure = snapshot && snapshotProblem(snapshot, { shard: context.sharded === true })

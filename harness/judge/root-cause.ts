@@ -8,7 +8,7 @@
  * follows from it, and is said after it.
  */
 import type { Projection } from '../projection/projection.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { describeCrash } from '../verdict/outcome.ts'
 
 /** The first error of an output, and where in the scenario it points. */

@@ -11,7 +11,7 @@
  * the other one, and the fix.
  */
 import { basename, dirname, relative } from 'node:path'
-import type { Scenario, SnapshotStatus } from '../scenario/types.ts'
+import type { Scenario, SnapshotStatus } from '../scenario/scenario.ts'
 import type { Exploration, OutputGroup } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { replayableSchedule } from '../runners/runner.ts'
@@ -21,7 +21,7 @@ import { contributor, type MovedContribution } from '../oracle/moved.ts'
 import type { SnapshotPins, TargetSnapshots } from '../targets/definition.ts'
 import { targetNamed } from '../targets/registry.ts'
 import { tokenOf } from '../token.ts'
-import { counterexample } from './analyze.ts'
+import { counterexample } from './analyse.ts'
 
 /** The interleavings on one side of a snapshot: how many, in how many distinct outputs, and the first one's replay token. */
 export interface SnapshotSide {

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Exploration } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
 import { replayableSchedule, type RunRecord } from '../runners/runner.ts'

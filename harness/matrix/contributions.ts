@@ -1,4 +1,4 @@
-import type { FaultKind, ListenerPluginSpec, PluginSpec, Scenario } from '../scenario/types.ts'
+import type { FaultKind, ListenerPluginSpec, PluginSpec, Scenario } from '../scenario/scenario.ts'
 import { editToolList } from '../plugins/listener-plugin.ts'
 import { compareCodeUnits, TOOL_ORDER_REST } from './rfc.ts'
 

@@ -1,6 +1,6 @@
 import type { DivergencePart } from '../verdict/divergence.ts'
 import type { Verdict } from '../verdict/verdict.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { VariantName } from '../targets/catalogue.ts'
 import { compareByLocale, compareCodeUnits } from './rfc.ts'
 import {

@@ -1,6 +1,6 @@
 import { type Projection, parseProjection } from '../projection/projection.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Runner } from '../runners/runner.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import { parseToken } from '../token.ts'

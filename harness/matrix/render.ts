@@ -3,7 +3,7 @@ import { replayCommand } from '../report/present.ts'
 import type { Verdict } from '../verdict/verdict.ts'
 import type { CellExpectation } from './expectations.ts'
 import { RULES } from './expectations.ts'
-import type { MatrixCell, MatrixReport } from './types.ts'
+import type { MatrixCell, MatrixReport } from './matrix-report.ts'
 
 /** Verdicts as the table abbreviates them. */
 const SHORT: Readonly<Record<Verdict, string>> = {

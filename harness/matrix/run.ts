@@ -1,5 +1,5 @@
 import type { ScenarioReport } from '../judge/scenario-report.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { sweepScenario, type SweepRun, type SweepSettings } from '../sweep/sweep.ts'
 import type { Settings } from '../settings/settings.ts'
 import type { Runner } from '../runners/runner.ts'
@@ -11,7 +11,7 @@ import { harnessFaultProblem } from '../judge/expectation.ts'
 import { expectCell, scenarioFacts } from './expectations.ts'
 import { outputProjections } from './output-projections.ts'
 import { requestAgreement, type RequestAgreement } from './requests.ts'
-import type { MatrixCell, MatrixReport } from './types.ts'
+import type { MatrixCell, MatrixReport } from './matrix-report.ts'
 
 /** The settings the matrix reads: the sweep's, minus what it decides itself (variant, target, sharding), and where the goldens are. */
 export type MatrixSettings = Omit<SweepSettings, 'variant' | 'target' | 'shard'> & Pick<Settings, 'goldens' | 'updateGoldens' | 'ci'>

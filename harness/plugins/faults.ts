@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { FaultKind } from '../scenario/types.ts'
-import type { Mounted } from '../targets/types.ts'
+import type { FaultKind } from '../scenario/scenario.ts'
+import type { Mounted } from '../targets/target.ts'
 
 /**
  * Module-level state shared by every interleaving in this process, as a real

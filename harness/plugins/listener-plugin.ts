@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { ListenerPluginSpec } from '../scenario/types.ts'
-import type { PromptAssemblyTools } from '../targets/types.ts'
+import type { ListenerPluginSpec } from '../scenario/scenario.ts'
+import type { PromptAssemblyTools } from '../targets/target.ts'
 
 function schema(name: string) {
   return { name, description: `${name} tool`, parameters: { type: 'object', properties: {} } }

@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { ToolsPluginSpec } from '../scenario/types.ts'
-import type { Mounted } from '../targets/types.ts'
+import type { ToolsPluginSpec } from '../scenario/scenario.ts'
+import type { Mounted } from '../targets/target.ts'
 import { misbehave } from './faults.ts'
 
 /** What a synthetic plugin needs from the interleaving it runs in. */

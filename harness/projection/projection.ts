@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { LiveRecord, Observation } from '../targets/types.ts'
+import type { LiveRecord, Observation } from '../targets/target.ts'
 import type { Crash, Outcome, StuckInfo } from '../verdict/outcome.ts'
 
 /** A loader entry whose plugin never became active, and why. */
@@ -153,13 +153,13 @@ export function project(input: ProjectionInput): Projection {
   return projectWithBytes(input).projection
 }
 
-/** The projection whose bytes are `json` (what {@link serialize} and a run's record hold). */
+/** The projection whose bytes are `json` (what {@link serialise} and a run's record hold). */
 export function parseProjection(json: string): Projection {
   return JSON.parse(json) as Projection
 }
 
 /** The projection's bytes: JSON with the system's own key order (key order is part of a request's bytes). */
-export function serialize(projection: Projection): string {
+export function serialise(projection: Projection): string {
   return JSON.stringify(projection)
 }
 

@@ -30,7 +30,7 @@ import {
 } from './present.ts'
 import type { ReportStatus, ScenarioResult } from './present.ts'
 import type { Divergence } from '../verdict/divergence.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import { systemsOf } from './system.ts'
 

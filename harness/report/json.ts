@@ -1,5 +1,5 @@
 import type { Divergence } from '../verdict/divergence.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
 import type { HarnessFault, OrderOnlyReruns, UncontrolledReplay, HostDifference } from '../verdict/verdict.ts'
 import type { RanOn } from '../system/system.ts'
@@ -8,7 +8,7 @@ import type { SnapshotFinding, SnapshotSide } from '../judge/snapshot.ts'
 /**
  * `report.json`: the machine contract. Every object is rebuilt field by field
  * in the order its type declares: `Report`, its options and summary in
- * `types.ts`, `ScenarioReport` and `ReportOutput` in
+ * `sweep-report.ts`, `ScenarioReport` and `ReportOutput` in
  * `judge/scenario-report.ts`, and each type they hold where it is declared
  * (`verdict/`, `judge/snapshot.ts`, `system/system.ts`), so two reports with
  * equal content serialise to equal bytes however they were put together.

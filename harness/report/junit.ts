@@ -18,7 +18,7 @@ import {
   shortHash,
   totalsOf,
 } from './present.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 
 /**

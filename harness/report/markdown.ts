@@ -31,7 +31,7 @@ import {
   shortHash,
   verdictText,
 } from './present.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import { systemsOf } from './system.ts'
 

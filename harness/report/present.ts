@@ -1,7 +1,7 @@
 import { shellQuote, shellWord } from './escape.ts'
 import type { Divergence, DivergenceKind } from '../verdict/divergence.ts'
 import type { GoldenStatus } from '../goldens/golden.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Verdict } from '../verdict/verdict.ts'
 import { contributor } from '../oracle/moved.ts'
@@ -76,7 +76,7 @@ export const INCOMPLETE_NOTICE =
   'Incomplete sweep: the run was interrupted, so this report covers only the interleavings explored before that. ' +
   'No guarantee below holds for the unexplored rest.'
 
-/** What a guarantee promises, in a sentence, for the kinds `types.ts` documents (`exhaustive`, `t-way:N`, `sampled`). */
+/** What a guarantee promises, in a sentence, for the kinds `strategies/strategy.ts` documents (`exhaustive`, `t-way:N`, `sampled`). */
 export function guaranteeMeaning(guarantee: string): string {
   if (guarantee === 'exhaustive') return 'every interleaving of the discovered space ran: the verdict holds for every order the system allows'
   if (guarantee === 'sampled') return 'a sample of interleavings ran: evidence, not proof'

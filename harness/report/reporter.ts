@@ -1,7 +1,7 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { StopReason } from './summary.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import { writeFilesAtomically } from './write.ts'
 
 /** Somewhere a reporter writes text: stdout or stderr. */

@@ -1,6 +1,6 @@
 import { headline, reportStatus } from './present.ts'
 import { PLAIN, type Style } from './style.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import { summaryText } from './envelope.ts'
 import { systemTerminalLines } from './system.ts'
 

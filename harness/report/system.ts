@@ -6,7 +6,7 @@
  */
 import { relative, sep } from 'node:path'
 import type { SystemDescription } from '../system/system.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import { findTarget } from '../targets/registry.ts'
 
 /** One system the sweep ran on, and the scenarios that ran on it, in report order. */

@@ -5,7 +5,7 @@ import { renderHtml } from './html.ts'
 import { renderJson } from './json.ts'
 import { renderJunit } from './junit.ts'
 import { renderMarkdown } from './markdown.ts'
-import type { Report } from './types.ts'
+import type { Report } from './sweep-report.ts'
 import type { ReportFormat } from '../settings/formats.ts'
 
 /** Each format's renderer and the file it is written to. */

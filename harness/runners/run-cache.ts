@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Schedule } from '../space/space.ts'
 import { replayableSchedule, type RunRecord, type Runner } from './runner.ts'
 

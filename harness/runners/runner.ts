@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Schedule } from '../space/space.ts'
 import type { Outcome, StuckInfo } from '../verdict/outcome.ts'
 import { headerToolNames } from '../projection/projection.ts'

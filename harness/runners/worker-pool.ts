@@ -1,5 +1,5 @@
 import { isCurrentProcess, type Host } from '../hosts/host.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Schedule } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
 import type { RunRecord, Runner, RunSettings } from './runner.ts'

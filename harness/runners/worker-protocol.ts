@@ -1,5 +1,5 @@
 import type { VariantName } from '../targets/catalogue.ts'
-import type { TargetName } from '../scenario/types.ts'
+import type { TargetName } from '../scenario/scenario.ts'
 import type { RunRecord, RunSettings } from './runner.ts'
 import type { Control } from '../runtime/operations.ts'
 

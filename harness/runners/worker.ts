@@ -6,7 +6,7 @@
  * Started through `worker-bootstrap.js`, which makes TypeScript importable.
  */
 import { loadScenario } from '../scenario/load.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { runRecord, type RunRecord } from './runner.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'

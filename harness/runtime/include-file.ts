@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stringify } from 'yaml'
 import type { EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 
 const written = new Map<string, Promise<string>>()
 let directory: Promise<string> | undefined

@@ -1,6 +1,6 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import type { Schedule } from '../space/space.ts'
-import type { Target } from '../targets/types.ts'
+import type { Target } from '../targets/target.ts'
 import { boot, setUp, turns } from './phases.ts'
 import { closeInterleaving, finish, openInterleaving, type InterleavingOptions, type InterleavingResult } from './run-state.ts'
 

@@ -1,6 +1,6 @@
 import { createDeterministicEnvironment } from '../targets/environment.ts'
-import type { Scenario } from '../scenario/types.ts'
-import type { MountOptions, Workdir } from '../targets/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
+import type { MountOptions, Workdir } from '../targets/target.ts'
 import type { System } from '../system/system.ts'
 
 /** How a target mounts `scenario`'s base composition, with a fresh deterministic environment (clock and ids). */

@@ -25,7 +25,7 @@ export const CLOCK_READ_STEP_MS = 0.001
  * time. `order-only`: imports and batch gaps are still held and released in
  * the schedule's order, but timers run as Node runs them and the clocks are
  * the real ones — the run that tells loadrace's own doing apart from the
- * system's (see `judge/analyze.ts`).
+ * system's (see `judge/analyse.ts`).
  */
 export type Control = 'full' | 'order-only'
 

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isMainThread } from 'node:worker_threads'
 
-import type { IsolationExtras, Workdir } from '../targets/types.ts'
+import type { IsolationExtras, Workdir } from '../targets/target.ts'
 
 export type { IsolationExtras, Workdir }
 

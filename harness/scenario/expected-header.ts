@@ -10,7 +10,7 @@ import { ExpectedHeaderSchema, HEADER_SOURCES } from './schema.ts'
 import { formatPath } from './show.ts'
 import { checkStructure } from './structure.ts'
 import type { Problem } from './problem.ts'
-import type { ExpectedTool } from './types.ts'
+import type { ExpectedTool } from './scenario.ts'
 
 const WHERE = ['expect', 'header']
 const FILE_CONTENT = 'a JSON file holding a list of tools, each a tool name or {name, description, parameters}'

@@ -20,7 +20,7 @@ import { checkStructure } from './structure.ts'
 import { isParsed, parseScenarioYaml } from './yaml.ts'
 import type { Problem } from './problem.ts'
 import { isRecord } from './record.ts'
-import type { Scenario } from './types.ts'
+import type { Scenario } from './scenario.ts'
 import { projectSystem, SystemError, type System } from '../system/system.ts'
 import { bareConfigurationTarget, DEFAULT_TARGET, findTarget } from '../targets/registry.ts'
 

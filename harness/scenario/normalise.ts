@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
 import type { LoadedModule } from './modules.ts'
 import type { EntryTree } from './entries-file.ts'
-import type { BaseConfig, EntriesSource, ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './types.ts'
+import type { BaseConfig, EntriesSource, ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './scenario.ts'
 import type { System } from '../system/system.ts'
 
 /** `values` without its undefined keys (an explicit `null` stays, for the service to reject). */

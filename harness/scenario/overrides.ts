@@ -1,7 +1,7 @@
 import { isCurrentProcess, type Host } from '../hosts/host.ts'
 import type { VariantName } from '../targets/catalogue.ts'
-import type { TargetName } from '../targets/types.ts'
-import type { Scenario } from './types.ts'
+import type { TargetName } from '../targets/target.ts'
+import type { Scenario } from './scenario.ts'
 
 /** A scenario with a sweep's overrides applied: another variant or target than its own. */
 export function withOverrides(scenario: Scenario, options: { variant?: VariantName, target?: TargetName }): Scenario {

@@ -5,7 +5,7 @@
  * so a structural problem is never reported twice.
  */
 import { ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, type Outcome } from '../verdict/outcome.ts'
-import { RESERVED_SERVICE_IDS } from './types.ts'
+import { RESERVED_SERVICE_IDS } from './scenario.ts'
 import { PLUGIN_KINDS, PLUGINS_ALLOWED, SCENARIO_NAME } from './schema.ts'
 import { isRecord } from './record.ts'
 import { HOST_FORMS, HostError, parseHost } from '../hosts/host.ts'

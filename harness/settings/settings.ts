@@ -1,6 +1,6 @@
 import type { StrategyName } from '../strategies/index.ts'
 import type { VariantName } from '../targets/catalogue.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { TargetName } from '../targets/target.ts'
 import type { Host } from '../hosts/host.ts'
 import type { Shard } from './shard.ts'
 import type { ReportFormat } from './formats.ts'

@@ -1,6 +1,6 @@
 import { inShard } from '../explore/shard.ts'
 import type { Shard } from '../settings/shard.ts'
-import { minimize } from '../oracle/minimize.ts'
+import { minimise } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { ProcessRecord, RunSchedule } from '../preload/protocol.js'
 import { runsOneTest } from './command-line.ts'
@@ -252,7 +252,7 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
         continue
       }
       try {
-        const found = await minimize(left, right, hashOf)
+        const found = await minimise(left, right, hashOf)
         const flipped = found.leftHash === 'passed'
         const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
         const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const

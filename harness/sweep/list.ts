@@ -4,7 +4,7 @@ import { discoverSpace } from '../explore/explore.ts'
 import { spaceOfScenario } from '../explore/declared-space.ts'
 import { runnersFor } from '../runners/by-host.ts'
 import { onHost } from '../scenario/overrides.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { hostsOf } from './sweep.ts'
 
 /** What `loadrace list` says of one scenario. */

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { InputError } from '../scenario/errors.ts'
 import type { Runner } from '../runners/runner.ts'
 import { parseToken } from '../token.ts'

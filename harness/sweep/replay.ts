@@ -1,7 +1,7 @@
 import { firstDifference, type Difference } from '../oracle/compare.ts'
 import { unifiedDiff } from '../oracle/diff.ts'
 import { type Projection, parseProjection } from '../projection/projection.ts'
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { InputError } from '../scenario/errors.ts'
 import { onHost, withOverrides } from '../scenario/overrides.ts'
 import { runnersFor, type Runners } from '../runners/by-host.ts'

@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { parseOp, type Schedule } from '../space/space.ts'
 import { discoverSpace } from '../explore/explore.ts'
 import type { Runner } from '../runners/runner.ts'

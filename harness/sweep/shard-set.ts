@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Report } from '../report/types.ts'
+import type { Report } from '../report/sweep-report.ts'
 import type { ReportOutput, ScenarioReport } from '../judge/scenario-report.ts'
 import { STRATEGY_NAMES, type StrategyName } from '../strategies/index.ts'
 import { parseShard, type Shard } from '../settings/shard.ts'

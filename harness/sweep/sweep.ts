@@ -1,5 +1,5 @@
-import type { Scenario } from '../scenario/types.ts'
-import type { Report } from '../report/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
+import type { Report } from '../report/sweep-report.ts'
 import type { ScenarioReport } from '../judge/scenario-report.ts'
 import type { Settings } from '../settings/settings.ts'
 import { loadTarget } from '../targets/index.ts'

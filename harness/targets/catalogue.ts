@@ -6,7 +6,7 @@
  * (`services: entries`).
  */
 import { SERVICE_ENTRY_IDS, ALL_SERVICE_ENTRY_IDS } from '../../src/service-entries.ts'
-import { VARIANT_NAMES as REFERENCE_VARIANTS } from '../../src/variants/types.ts'
+import { VARIANT_NAMES as REFERENCE_VARIANTS } from '../../src/variants/variant.ts'
 
 /** Every ordering variant some target runs: the RFC's decision and the alternatives it rejected. */
 export const VARIANT_NAMES = REFERENCE_VARIANTS

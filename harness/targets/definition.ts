@@ -7,7 +7,7 @@
  */
 import type { Requirements } from '../hosts/requirements.ts'
 import type { VariantName } from './catalogue.ts'
-import type { Target } from './types.ts'
+import type { Target } from './target.ts'
 
 /**
  * How a snapshot's headers are held to pinned files: `pin` — the run pins its

@@ -4,5 +4,5 @@
  * them on cordis's `Context` (`ctx.tools`, `ctx.systemPrompt`, …).
  */
 export type { ToolRegistry } from '../../src/tools/registry.ts'
-export type { ToolDefinition, ToolCallContext } from '../../src/tools/types.ts'
+export type { ToolDefinition, ToolCallContext } from '../../src/tools/tool.ts'
 export type { SystemPrompt } from '../../src/system-prompt/service.ts'

@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { referenceParts, serviceEntries } from '../../src/composition.ts'
 import { MockAdapter } from '../../src/llm/mock-adapter.ts'
 import { getVariant } from '../../src/variants/index.ts'
-import type { LiveRecord, Mounted, MountOptions, Target, TargetFeatures } from './types.ts'
+import type { LiveRecord, Mounted, MountOptions, Target, TargetFeatures } from './target.ts'
 import { missingService } from './boot.ts'
 import { ownSystem } from '../system/system.ts'
 

@@ -7,7 +7,7 @@ import { VARIANT_NAMES } from './catalogue.ts'
 import type { SnapshotTarget, TargetDefinition } from './definition.ts'
 import { dshDefinition } from './dsh/definition.ts'
 import { referenceDefinition } from './reference-definition.ts'
-import type { Target } from './types.ts'
+import type { Target } from './target.ts'
 
 const registered = new Map<string, TargetDefinition>()
 const loaded = new Map<string, Promise<Target>>()

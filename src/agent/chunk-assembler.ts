@@ -1,4 +1,4 @@
-import type { ContentBlock, FinishReason, StreamChunk, TokenUsage } from '../llm/types.ts'
+import type { ContentBlock, FinishReason, StreamChunk, TokenUsage } from '../llm/contract.ts'
 
 /**
  * Folds one raw chunk stream into the step's outcome: the completed blocks

@@ -1,4 +1,4 @@
-import type { UserMessage } from '../llm/types.ts'
+import type { UserMessage } from '../llm/contract.ts'
 
 /*
  * The parts of the agent events that do not carry the agent. The events

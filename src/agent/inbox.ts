@@ -1,4 +1,4 @@
-import type { UserMessage } from '../llm/types.ts'
+import type { UserMessage } from '../llm/contract.ts'
 import type { InboxSplice, InboxTarget } from '../session/events.ts'
 import type { Session } from '../session/session.ts'
 

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { GenerateOptions } from '../llm/types.ts'
+import type { GenerateOptions } from '../llm/contract.ts'
 import { foldRequestHeader } from '../session/header.ts'
 import type { SessionStore } from '../session/store.ts'
 import { InvariantError } from '../runtime/invariant-error.ts'

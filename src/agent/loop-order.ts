@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../llm/types.ts'
+import type { ToolSchema } from '../llm/contract.ts'
 
 /** The agent loop's seam of an ordering variant: a reordering of the assembled tools before the header. */
 export interface LoopOrdering {

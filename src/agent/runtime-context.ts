@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from '../llm/types.ts'
+import type { Message, UserMessage } from '../llm/contract.ts'
 import type { Session } from '../session/session.ts'
 
 /** The `source.plugin` of runtime-context snapshot messages. */

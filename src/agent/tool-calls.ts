@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { errorChainText } from '../llm/errors.ts'
 import { createToolResultMessage } from '../llm/messages.ts'
-import type { ToolCallBlock } from '../llm/types.ts'
+import type { ToolCallBlock } from '../llm/contract.ts'
 import type { Session } from '../session/session.ts'
 import type {} from '../tools/registry.ts'
 

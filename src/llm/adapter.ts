@@ -1,4 +1,4 @@
-import type { GenerateOptions, StreamChunk } from './types.ts'
+import type { GenerateOptions, StreamChunk } from './contract.ts'
 
 /** Exact-model facts an adapter may report; the LLM service materialises the defaults into prepared calls. */
 export interface ModelInfo {

@@ -1,4 +1,4 @@
-import type { LlmCallConfig } from './types.ts'
+import type { LlmCallConfig } from './contract.ts'
 
 /**
  * The call-config fields of any object (a config, a header's config or a whole

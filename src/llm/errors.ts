@@ -1,6 +1,6 @@
-import type { LlmFailure } from './types.ts'
+import type { LlmFailure } from './contract.ts'
 
-/** An error that carries serializable {@link LlmFailure} facts; `code` routes it (for example `NO_ADAPTER`). */
+/** An error that carries serialisable {@link LlmFailure} facts; `code` routes it (for example `NO_ADAPTER`). */
 export class LlmError extends Error {
   override readonly name = 'LlmError'
   readonly code: string

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ContentBlock, TextBlock, UserMessage } from './types.ts'
+import type { AssistantMessage, ContentBlock, TextBlock, UserMessage } from './contract.ts'
 
 /** Builds a user message (`content, source, role, id` in that key order). */
 export function createUserMessage(text: string, id: string): UserMessage {

@@ -1,5 +1,5 @@
 import type { LlmAdapter, ModelInfo } from './adapter.ts'
-import type { GenerateOptions, StreamChunk } from './types.ts'
+import type { GenerateOptions, StreamChunk } from './contract.ts'
 
 /** A script step that never answers: it waits for the request's abort signal, then throws its reason. */
 export interface MockHang {

@@ -6,7 +6,7 @@ import type { LlmAdapter } from './adapter.ts'
 import { callConfigEquals, callConfigOf } from './call-config.ts'
 import { LlmError, failureOf } from './errors.ts'
 import { CANONICAL_STREAM_ORDERING } from './stream-order.ts'
-import type { GenerateOptions, LlmCallConfig, StreamChunk } from './types.ts'
+import type { GenerateOptions, LlmCallConfig, StreamChunk } from './contract.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -1,4 +1,4 @@
-import type { GenerateOptions } from './types.ts'
+import type { GenerateOptions } from './contract.ts'
 
 /** The `llm` service's seam of an ordering variant: a rebuild of each dispatched request. */
 export interface StreamOrdering {

@@ -1,6 +1,6 @@
 import type {
   AssistantMessage, LlmFailure, StreamChunk, TokenUsage, UserMessage,
-} from '../llm/types.ts'
+} from '../llm/contract.ts'
 import type { JsonValue } from '../runtime/freeze.ts'
 import type { RequestHeaderData } from './header.ts'
 

@@ -1,4 +1,4 @@
-import type { LlmCallConfig, ToolSchema } from '../llm/types.ts'
+import type { LlmCallConfig, ToolSchema } from '../llm/contract.ts'
 import { callConfigEquals } from '../llm/call-config.ts'
 
 export { callConfigEquals }

@@ -1,4 +1,4 @@
-import type { Message } from '../llm/types.ts'
+import type { Message } from '../llm/contract.ts'
 import { realEnvironment, type Environment } from '../runtime/environment.ts'
 import { deepFreeze, losslessSnapshot, LosslessSnapshotError } from '../runtime/freeze.ts'
 import { assertSupportedHeaderRecord, foldRequestHeader, type EpochHeader } from './header.ts'

@@ -1,10 +1,10 @@
 import { Context } from '@deepseek-ai/cordis'
-import type { ToolSchema } from '../llm/types.ts'
+import type { ToolSchema } from '../llm/contract.ts'
 import { variantSeam } from '../runtime/variant-service.ts'
 import type { PromptLayer, PromptLayers, PromptText } from './layers.ts'
 import { scopeCarrier } from './scope.ts'
 import { CANONICAL_NAME_ORDERING, orderTools } from './tool-order.ts'
-import type { AssembleContext, PromptAssembly, PromptContext, PromptSection } from './types.ts'
+import type { AssembleContext, PromptAssembly, PromptContext, PromptSection } from './prompt.ts'
 
 /**
  * What one assembly reads from its SystemPrompt, held as plain references.

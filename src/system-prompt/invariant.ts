@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { VARIABLE_NAME } from './service.ts'
-import type { PromptAssembly } from './types.ts'
+import type { PromptAssembly } from './prompt.ts'
 import { InvariantError } from '../runtime/invariant-error.ts'
 
 /** The package name invariant failures of the prompt assembly are attributed to. */

@@ -1,5 +1,5 @@
 import type { Context, Disposable } from '@deepseek-ai/cordis'
-import type { AssembleContext, ToolProvider } from './types.ts'
+import type { AssembleContext, ToolProvider } from './prompt.ts'
 import { scopeChain, scopeOf } from './scope.ts'
 
 /** A section or context text: fixed, or computed per assembly. */

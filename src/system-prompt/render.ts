@@ -1,5 +1,5 @@
 import { VARIABLE_NAME } from './service.ts'
-import type { PromptAssembly } from './types.ts'
+import type { PromptAssembly } from './prompt.ts'
 
 /** Something with a name and a text that may reference `{{variables}}`. */
 interface NamedText {

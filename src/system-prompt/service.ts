@@ -8,7 +8,7 @@ import { PromptLayers } from './layers.ts'
 import type { ContextDefinition, SectionDefinition, VariableProvider } from './layers.ts'
 import { validateToolOrder } from './tool-order.ts'
 import { HARNESS_IDENTITY_TEXT } from './identity.ts'
-import type { AssembleContext, PromptAssembly, ToolProvider } from './types.ts'
+import type { AssembleContext, PromptAssembly, ToolProvider } from './prompt.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../llm/types.ts'
+import type { ToolSchema } from '../llm/contract.ts'
 
 /**
  * The rest entry of `toolOrder`: the position where every registered tool the

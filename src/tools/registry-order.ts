@@ -1,4 +1,4 @@
-import type { ToolRecord } from './types.ts'
+import type { ToolRecord } from './tool.ts'
 
 /** The tool registry's seam of an ordering variant: the order its provider returns the records in. */
 export interface RegistryOrdering {

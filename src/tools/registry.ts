@@ -1,12 +1,12 @@
 import { Service } from '@deepseek-ai/cordis'
 import type { Context, Disposable } from '@deepseek-ai/cordis'
-import type { ToolSchema } from '../llm/types.ts'
+import type { ToolSchema } from '../llm/contract.ts'
 import type {} from '../system-prompt/service.ts'
-import type { ToolProviderResult } from '../system-prompt/types.ts'
+import type { ToolProviderResult } from '../system-prompt/prompt.ts'
 import { variantSeam } from '../runtime/variant-service.ts'
 import { fiberDepth, fiberOwner } from './provenance.ts'
 import { CANONICAL_REGISTRY_ORDERING } from './registry-order.ts'
-import type { ToolDefinition, ToolRecord, ToolRegistrationOptions } from './types.ts'
+import type { ToolDefinition, ToolRecord, ToolRegistrationOptions } from './tool.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -2,7 +2,7 @@ import { CANONICAL_LOOP_ORDERING } from '../agent/loop-order.ts'
 import { CANONICAL_STREAM_ORDERING } from '../llm/stream-order.ts'
 import { CANONICAL_NAME_ORDERING } from '../system-prompt/tool-order.ts'
 import { CANONICAL_REGISTRY_ORDERING } from '../tools/registry-order.ts'
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /**
  * The RFC's decision, i.e. dsh: the assembly canonicalizes the tool list where it is born, before the waterfall.

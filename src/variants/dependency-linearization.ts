@@ -1,4 +1,4 @@
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** The rejected alternative of ordering by the plugin dependency relation. */
 export const dependencyLinearization: Variant = {

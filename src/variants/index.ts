@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { isVariantName, variantSeam, VARIANT_NAMES } from '../runtime/variant-service.ts'
-import type { Variant, VariantName } from './types.ts'
+import type { Variant, VariantName } from './variant.ts'
 import { canonical } from './canonical.ts'
 import { registrationOrder } from './registration-order.ts'
 import { registrySort } from './registry-sort.ts'

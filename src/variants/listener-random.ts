@@ -1,4 +1,4 @@
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 import { canonical } from './canonical.ts'
 
 /** Canonical assembly plus a nondeterministic waterfall listener, which the RFC leaves to the listener's owner. */

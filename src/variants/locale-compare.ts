@@ -1,4 +1,4 @@
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** Canonical placement with a locale-dependent comparator: what the RFC's code-unit rule avoids. */
 export const localeCompare: Variant = {

@@ -1,6 +1,6 @@
 import { orderTools, TOOL_ORDER_REST } from '../system-prompt/tool-order.ts'
 import { canonical } from './canonical.ts'
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /**
  * The rejected alternative of an orderTools() step the loop calls before

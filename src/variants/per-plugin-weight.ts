@@ -1,4 +1,4 @@
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** The rejected alternative of a per-contribution weight chosen by each plugin. */
 export const perPluginWeight: Variant = {

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /**
  * Puts a variant in force: provides it as the `variant` service (each

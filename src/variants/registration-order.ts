@@ -1,4 +1,4 @@
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** The status quo the RFC removed: tools reach the model in provider/registration order. */
 export const registrationOrder: Variant = {

@@ -1,5 +1,5 @@
 import { compareCodeUnits } from '../system-prompt/tool-order.ts'
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** The rejected alternative of sorting in the registry layer instead of the assembly. */
 export const registrySort: Variant = {

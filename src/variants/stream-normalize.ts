@@ -1,7 +1,7 @@
 import { markAgentLoopRequest } from '../agent/request-marker.ts'
 import { deepFreeze } from '../runtime/freeze.ts'
 import { compareCodeUnits, sortByName } from '../system-prompt/tool-order.ts'
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** The rejected alternative of normalizing tool order inside llm.stream(), after the header was logged. */
 export const streamNormalize: Variant = {

@@ -1,5 +1,5 @@
 import { compareCodeUnits } from '../system-prompt/tool-order.ts'
-import type { Variant } from './types.ts'
+import type { Variant } from './variant.ts'
 
 /** Canonical ordering, but the unknown-name error lists known tools in collection order. */
 export const unsortedKnownNames: Variant = {

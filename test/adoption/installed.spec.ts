@@ -137,7 +137,7 @@ describe('the README and its pages, followed by a new user', () => {
 
     await section('Quick start', project)
     await section('Writing a plugin, and finding its races', project)
-    expect(ran.filter(line => line.startsWith('npx loadrace replay') && line.includes('--scenarios scenarios/summarize.yml'))).toHaveLength(1)
+    expect(ran.filter(line => line.startsWith('npx loadrace replay') && line.includes('--scenarios scenarios/summarise.yml'))).toHaveLength(1)
 
     // loadrace test from the installed package: its preload (dist/) drives the cordis loader of an application's own
     // suite in the project — the fixture application of test/fixtures/suite-app, its cordis from loadrace's dependencies.

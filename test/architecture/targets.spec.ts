@@ -60,7 +60,7 @@ describe('the check itself', () => {
   it('leaves the room\'s shared modules, other words and lines about no target alone', () => {
     const source = [
       "import { targetNamed } from '../targets/registry.ts'",
-      "import type { Target } from '../targets/types.ts'",
+      "import type { Target } from '../targets/target.ts'",
       "const REFERENCE = 'reference'",
       "  naturalOrderFails: failing === 'reference',",
       "  if (scenario.target === DEFAULT_TARGET) return 'references'",

@@ -4,8 +4,8 @@ import { spaceOf } from '../../harness/space/space.ts'
 import { strategies } from '../../harness/strategies/index.ts'
 import { formatToken, parseToken, targetNames, TokenError } from '../../harness/token.ts'
 import type { ReplayToken, TargetName } from '../../harness/token.ts'
-import { VARIANT_NAMES } from '../../src/variants/types.ts'
-import type { VariantName } from '../../src/variants/types.ts'
+import { VARIANT_NAMES } from '../../src/variants/variant.ts'
+import type { VariantName } from '../../src/variants/variant.ts'
 import { shapesArbitrary } from '../support/schedule-shapes.ts'
 
 describe('replay tokens', () => {

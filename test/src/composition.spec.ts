@@ -8,7 +8,7 @@ import { canonical } from '../../src/variants/canonical.ts'
 import { loopOrderTools } from '../../src/variants/loop-order-tools.ts'
 import { registrationOrder } from '../../src/variants/registration-order.ts'
 import { streamNormalize } from '../../src/variants/stream-normalize.ts'
-import type { Variant } from '../../src/variants/types.ts'
+import type { Variant } from '../../src/variants/variant.ts'
 import { names, registerTools, tool, turn } from '../support/reference-boot.ts'
 
 /** Mounts the reference, waits for the agent loop, registers `registered` in order. */

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check'
 import { stringify } from 'yaml'
-import { VARIANT_NAMES } from '../../src/variants/types.ts'
+import { VARIANT_NAMES } from '../../src/variants/variant.ts'
 import { targetNames } from '../../harness/targets/registry.ts'
-import { APP_NAMES, FAULT_KINDS, LOADER_MODES, RESERVED_SERVICE_IDS, SERVICE_MODES, TIMEOUT_RANGE, TURN_RANGE } from '../../harness/scenario/types.ts'
+import { APP_NAMES, FAULT_KINDS, LOADER_MODES, RESERVED_SERVICE_IDS, SERVICE_MODES, TIMEOUT_RANGE, TURN_RANGE } from '../../harness/scenario/scenario.ts'
 import { OUTCOMES } from '../../harness/verdict/outcome.ts'
 
 /** A plugin entry of a scenario document, as YAML holds it. */

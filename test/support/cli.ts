@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { Cli } from '../../harness/cli/command.ts'
 import { stripTimings } from '../../harness/report/json.ts'
 import { KNOBS } from '../../harness/settings/resolve.ts'
-import type { Report } from '../../harness/report/types.ts'
+import type { Report } from '../../harness/report/sweep-report.ts'
 
 /** Absolute path of the `loadrace` bin. */
 export const BIN = fileURLToPath(new URL('../../bin/loadrace.js', import.meta.url))

@@ -13,7 +13,7 @@ import { delimiter, dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect } from 'vitest'
-import type { Report } from '../../harness/report/types.ts'
+import type { Report } from '../../harness/report/sweep-report.ts'
 import { missingLines, type Step } from './readme-steps.ts'
 
 const exec = promisify(execFile)

@@ -1,6 +1,6 @@
 import type { Runner, RunRecord } from '../../harness/runners/runner.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
-import type { Scenario } from '../../harness/scenario/types.ts'
+import type { Scenario } from '../../harness/scenario/scenario.ts'
 import { fixtureDir } from './fixture-dirs.ts'
 
 /**

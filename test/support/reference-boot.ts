@@ -2,10 +2,10 @@ import { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '../../src/agent/agent.ts'
 import { mountReference, type ReferenceHandles, type ReferenceOptions } from '../../src/composition.ts'
 import { MockAdapter, type MockStep } from '../../src/llm/mock-adapter.ts'
-import type { ToolSchema } from '../../src/llm/types.ts'
+import type { ToolSchema } from '../../src/llm/contract.ts'
 import { createDeterministicEnvironment } from '../../src/runtime/environment.ts'
 import type { SessionEvent } from '../../src/session/events.ts'
-import type { ToolDefinition } from '../../src/tools/types.ts'
+import type { ToolDefinition } from '../../src/tools/tool.ts'
 
 /** A booted reference composition on a fresh root context. */
 export interface Booted {

@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { ToolRegistry } from '../../src/tools/registry.ts'
-import type { Mounted } from '../../harness/targets/types.ts'
+import type { Mounted } from '../../harness/targets/target.ts'
 import { mountSystemPrompt } from './system-prompt.ts'
 
 /**

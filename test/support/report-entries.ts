@@ -1,4 +1,4 @@
-import type { Report } from '../../harness/report/types.ts'
+import type { Report } from '../../harness/report/sweep-report.ts'
 import type { ScenarioReport } from '../../harness/judge/scenario-report.ts'
 
 /** Hand-built reports for the report renderer specs. */

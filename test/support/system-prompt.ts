@@ -1,5 +1,5 @@
 import { Context } from '@deepseek-ai/cordis'
-import type { ToolSchema } from '../../src/llm/types.ts'
+import type { ToolSchema } from '../../src/llm/contract.ts'
 import type { SystemPromptConfig } from '../../src/system-prompt/config.ts'
 import { SystemPrompt } from '../../src/system-prompt/service.ts'
 

@@ -1,5 +1,5 @@
 import { endReport } from '../reporter.ts'
-import type { Report } from '../types.ts'
+import type { Report } from '../sweep-report.ts'
 import type { ReportFormat } from '../../settings/formats.ts'
 import { reportFileReporters } from './report-file.ts'
 import { stepSummaryPath, stepSummaryReporter } from './step-summary.ts'

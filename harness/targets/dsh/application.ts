@@ -14,7 +14,7 @@
  */
 import { realpathSync } from 'node:fs'
 import type { Context, Fiber } from '@deepseek-ai/cordis'
-import type { LiveRecord, Mounted, MountOptions, Observation, TargetEnvironment } from '../types.ts'
+import type { LiveRecord, Mounted, MountOptions, Observation, TargetEnvironment } from '../target.ts'
 import { AcpClient, acpTransport, driveSteps } from './acp-client.ts'
 import { Determinizer } from './determinism.ts'
 import { standInModelPlugin } from './mock-adapter.ts'

@@ -8,7 +8,7 @@
  */
 import { missingService } from '../boot.ts'
 import type { Context } from '@deepseek-ai/cordis'
-import type { MountOptions } from '../types.ts'
+import type { MountOptions } from '../target.ts'
 import { MOCK_MODEL, MOCK_PROVIDER, recordingAdapterClass, type RecordingMockAdapter } from './mock-adapter.ts'
 import { packagesOf, type DshPackages, type SystemPromptConfig } from './packages.ts'
 import { dshService, isServiceActive } from './services.ts'

@@ -15,7 +15,7 @@
  * returned as the very same object (a dispatched request keeps its identity
  * and frozenness), and copies of frozen values are frozen.
  */
-import type { TargetEnvironment } from '../types.ts'
+import type { TargetEnvironment } from '../target.ts'
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 /** A spill file's place: the session folder's key and the file's key, each 12 random hex digits. */

@@ -8,7 +8,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { DEFAULT_VARIANT } from '../catalogue.ts'
-import type { Mounted, MountOptions, Target, TargetFeatures } from '../types.ts'
+import type { Mounted, MountOptions, Target, TargetFeatures } from '../target.ts'
 import { bootProblem, mountComposition } from './compose.ts'
 import { ensurePromiseWithResolvers, suppliedShims } from './node20.ts'
 import { hasTool, registerTool, TOOL_SERVICE } from './tools.ts'

@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import type { Workdir } from '../types.ts'
+import type { Workdir } from '../target.ts'
 
 /** The ACP steps loadrace drives, as `input.json` writes them. */
 export type AcpStep =

@@ -2,7 +2,7 @@
  * Tools of synthetic plugins, registered through the real dsh `ToolRuntime`.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { TargetTool } from '../types.ts'
+import type { TargetTool } from '../target.ts'
 import { dshService, type ToolsService } from './services.ts'
 
 /** Service key tool plugins inject. */

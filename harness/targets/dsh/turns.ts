@@ -2,7 +2,7 @@
  * Driving turns on one fresh dsh agent and collecting what they showed.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { LiveRecord, Observation, TargetEnvironment } from '../types.ts'
+import type { LiveRecord, Observation, TargetEnvironment } from '../target.ts'
 import type { Composition } from './compose.ts'
 import { Determinizer } from './determinism.ts'
 import { dshService, listen } from './services.ts'

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../harness/cli/main.ts'
-import type { Report } from '../../../harness/report/types.ts'
+import type { Report } from '../../../harness/report/sweep-report.ts'
 import { captured, inDir, PAIR, RACE, readReport } from '../../support/cli.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 

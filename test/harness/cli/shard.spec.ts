@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Report } from '../../../harness/report/types.ts'
+import type { Report } from '../../../harness/report/sweep-report.ts'
 import type { ScenarioReport } from '../../../harness/judge/scenario-report.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 import { main } from '../../../harness/cli/main.ts'

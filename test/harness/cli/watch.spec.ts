@@ -10,26 +10,26 @@ const exec = promisify(execFile)
 
 let dir: FixtureDir
 
-/** A plugin module registering `summarize`, with a description that is the same in every interleaving. */
+/** A plugin module registering `summarise`, with a description that is the same in every interleaving. */
 const STEADY = `export default {
-  name: 'summarize',
+  name: 'summarise',
   inject: ['tools'],
   apply(ctx) {
-    ctx.tools.register({ name: 'summarize', description: 'Summarize text.', parameters: { type: 'object', properties: {} } })
+    ctx.tools.register({ name: 'summarise', description: 'Summarise text.', parameters: { type: 'object', properties: {} } })
   },
 }
 `
 
 /** The same plugin describing itself by what is registered when it registers: a race. */
-const RACY = STEADY.replace(`description: 'Summarize text.'`, `description: ctx.tools.get('search') ? 'Summarize text; search first.' : 'Summarize text.'`)
+const RACY = STEADY.replace(`description: 'Summarise text.'`, `description: ctx.tools.get('search') ? 'Summarise text; search first.' : 'Summarise text.'`)
 
-const SCENARIO = `name: summarize
+const SCENARIO = `name: summarise
 app: none
 plugins:
   - id: search
     tools: [search]
-  - id: summarize
-    module: ./plugins/summarize.mjs
+  - id: summarise
+    module: ./plugins/summarise.mjs
 expect:
   outcome: completed
 `
@@ -48,8 +48,8 @@ async function until(read: () => string, ready: (text: string) => boolean, what:
 beforeAll(async () => {
   dir = await fixtureDir()
   await dir.write('package.json', '{"private":true}\n')
-  await dir.write('checks/plugins/summarize.mjs', STEADY)
-  await dir.write('checks/summarize.yml', SCENARIO)
+  await dir.write('checks/plugins/summarise.mjs', STEADY)
+  await dir.write('checks/summarise.yml', SCENARIO)
   await dir.write('checks/pair.yml', PAIR)
 })
 
@@ -60,15 +60,15 @@ describe('loadrace watch', () => {
     const watcher = startCli(['watch', 'checks'], { cwd: dir.root })
     try {
       const stdout = () => watcher.output().stdout
-      const first = await until(stdout, text => /✓ {2}summarize/.test(text) && /✓ {2}pair/.test(text), 'the first sweep')
+      const first = await until(stdout, text => /✓ {2}summarise/.test(text) && /✓ {2}pair/.test(text), 'the first sweep')
       expect(first).toContain('loadrace watch: sweeping 2 scenario files')
 
       let seen = stdout().length
-      await writeFile(join(dir.root, 'checks', 'plugins', 'summarize.mjs'), RACY)
-      const raced = (await until(stdout, text => text.slice(seen).includes('    was: '), 'the re-sweep of summarize')).slice(seen)
-      expect(raced).toMatch(/\] changed: checks\/plugins\/summarize\.mjs\n/)
-      expect(raced).toMatch(/✗ {2}summarize {2}divergent \(completed\)/)
-      expect(raced).toMatch(/blame: (search ↔ summarize|summarize ↔ search) \(header, content\)/)
+      await writeFile(join(dir.root, 'checks', 'plugins', 'summarise.mjs'), RACY)
+      const raced = (await until(stdout, text => text.slice(seen).includes('    was: '), 'the re-sweep of summarise')).slice(seen)
+      expect(raced).toMatch(/\] changed: checks\/plugins\/summarise\.mjs\n/)
+      expect(raced).toMatch(/✗ {2}summarise {2}divergent \(completed\)/)
+      expect(raced).toMatch(/blame: (search ↔ summarise|summarise ↔ search) \(header, content\)/)
       expect(raced).toContain('    was: passed, deterministic (completed)\n')
       expect(raced).not.toContain('pair')
 
@@ -76,12 +76,12 @@ describe('loadrace watch', () => {
       await writeFile(join(dir.root, 'checks', 'pair.yml'), PAIR.replace('app: none', 'description: touched\napp: none'))
       const touched = (await until(stdout, text => text.slice(seen).includes('as before'), 'the re-sweep of pair')).slice(seen)
       expect(touched).toMatch(/\] changed: checks\/pair\.yml\n✓ {2}pair {2}deterministic \(completed\) +exhaustive {2}2\/2\n {4}as before\n/)
-      expect(touched).not.toContain('summarize')
+      expect(touched).not.toContain('summarise')
 
       seen = stdout().length
-      await writeFile(join(dir.root, 'checks', 'plugins', 'summarize.mjs'), STEADY)
+      await writeFile(join(dir.root, 'checks', 'plugins', 'summarise.mjs'), STEADY)
       const fixed = (await until(stdout, text => text.slice(seen).includes('    was: '), 'the fix')).slice(seen)
-      expect(fixed).toMatch(/✓ {2}summarize {2}deterministic \(completed\)/)
+      expect(fixed).toMatch(/✓ {2}summarise {2}deterministic \(completed\)/)
       expect(fixed).toContain('    was: failed, divergent (completed)\n')
     } finally {
       watcher.child.kill('SIGINT')
@@ -93,24 +93,24 @@ describe('loadrace watch', () => {
   it('ignores the temporary and backup files editors write beside a file they save', async () => {
     const own = await fixtureDir()
     await own.write('package.json', '{"private":true}\n')
-    await own.write('checks/plugins/summarize.mjs', STEADY)
-    await own.write('checks/summarize.yml', SCENARIO)
+    await own.write('checks/plugins/summarise.mjs', STEADY)
+    await own.write('checks/summarise.yml', SCENARIO)
     const watcher = startCli(['watch', 'checks'], { cwd: own.root })
     try {
       const stdout = () => watcher.output().stdout
-      await until(stdout, text => /✓ {2}summarize/.test(text), 'the first sweep')
+      await until(stdout, text => /✓ {2}summarise/.test(text), 'the first sweep')
       const seen = stdout().length
       const plugins = join(own.root, 'checks', 'plugins')
       // What vim, emacs, JetBrains IDEs and others leave beside a file while saving it, and a backup of the scenario.
-      for (const name of ['4913', 'summarize.mjs~', '.summarize.mjs.swp', '#summarize.mjs#', 'summarize.mjs___jb_tmp___', 'summarize.mjs.tmp', 'summarize.mjs.bak']) {
+      for (const name of ['4913', 'summarise.mjs~', '.summarise.mjs.swp', '#summarise.mjs#', 'summarise.mjs___jb_tmp___', 'summarise.mjs.tmp', 'summarise.mjs.bak']) {
         await writeFile(join(plugins, name), STEADY)
       }
-      await writeFile(join(own.root, 'checks', 'summarize.yml~'), SCENARIO)
-      await writeFile(join(own.root, 'checks', '.#summarize.yml'), SCENARIO)
+      await writeFile(join(own.root, 'checks', 'summarise.yml~'), SCENARIO)
+      await writeFile(join(own.root, 'checks', '.#summarise.yml'), SCENARIO)
       // GNU sed -i writes the new text to a temporary file (sedXXXXXX) in the same folder, then renames it over the module.
-      await exec('sed', ['-i', 's|^export default|// saved\\nexport default|', join(plugins, 'summarize.mjs')])
+      await exec('sed', ['-i', 's|^export default|// saved\\nexport default|', join(plugins, 'summarise.mjs')])
       const after = (await until(stdout, text => text.slice(seen).includes('    as before') || text.slice(seen).includes('    was: '), 'the re-sweep')).slice(seen)
-      expect(after).toMatch(/^\n\[\d\d:\d\d:\d\d\] changed: checks\/plugins\/summarize\.mjs\n✓ {2}summarize {2}.*\n {4}as before\n$/)
+      expect(after).toMatch(/^\n\[\d\d:\d\d:\d\d\] changed: checks\/plugins\/summarise\.mjs\n✓ {2}summarise {2}.*\n {4}as before\n$/)
       expect(after).not.toMatch(/sed[A-Za-z0-9]{6}|4913|~|\.swp|#|jb_tmp|\.tmp|\.bak/)
     } finally {
       watcher.child.kill('SIGINT')

@@ -3,7 +3,7 @@ import { discoverSpace, explore } from '../../../harness/explore/explore.ts'
 import type { Exploration } from '../../../harness/explore/exploration.ts'
 import { inProcessRunner, type Runner } from '../../../harness/runners/runner.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { spaceOf } from '../../../harness/space/space.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 

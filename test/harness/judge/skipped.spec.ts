@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../harness/cli/main.ts'
-import type { Report } from '../../../harness/report/types.ts'
+import type { Report } from '../../../harness/report/sweep-report.ts'
 import { captured, inDir, PAIR, RACE, readReport } from '../../support/cli.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 

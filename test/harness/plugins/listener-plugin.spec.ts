@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { editToolList, editTools, listenerPlugin } from '../../../harness/plugins/listener-plugin.ts'
-import type { ListenerPluginSpec, ListenerSpec } from '../../../harness/scenario/types.ts'
+import type { ListenerPluginSpec, ListenerSpec } from '../../../harness/scenario/scenario.ts'
 import { names, tool } from '../../support/system-prompt.ts'
 import { registryRoot } from '../../support/registry-root.ts'
 

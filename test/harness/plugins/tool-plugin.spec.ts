@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
 import { batchLabel, toolPlugin, type PluginHost } from '../../../harness/plugins/tool-plugin.ts'
-import type { ToolSpec, ToolsPluginSpec } from '../../../harness/scenario/types.ts'
+import type { ToolSpec, ToolsPluginSpec } from '../../../harness/scenario/scenario.ts'
 import { opLabel } from '../../../harness/space/space.ts'
 import { ToolRegistry } from '../../../src/tools/registry.ts'
 import { mountSystemPrompt } from '../../support/system-prompt.ts'

@@ -4,7 +4,7 @@ import { type StuckInfo } from '../../../harness/verdict/outcome.ts'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
-import type { LiveRecord, Observation } from '../../../harness/targets/types.ts'
+import type { LiveRecord, Observation } from '../../../harness/targets/target.ts'
 
 /**
  * The projection is what every verdict compares. Each part gets a test that

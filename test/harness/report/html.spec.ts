@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Report } from '../../../harness/report/types.ts'
+import type { Report } from '../../../harness/report/sweep-report.ts'
 import { writeReport } from '../../../harness/report/reporters/write-report.ts'
 import { HOSTILE_TOOL, divergent, sampleReport } from '../../support/report-entries.ts'
 

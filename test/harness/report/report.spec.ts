@@ -18,7 +18,7 @@ import { renderHtml } from '../../../harness/report/html.ts'
 import { renderJson, stripTimings } from '../../../harness/report/json.ts'
 import { renderJunit } from '../../../harness/report/junit.ts'
 import { renderMarkdown } from '../../../harness/report/markdown.ts'
-import type { Report } from '../../../harness/report/types.ts'
+import type { Report } from '../../../harness/report/sweep-report.ts'
 import { parseFormats } from '../../../harness/settings/formats.ts'
 import { writeReport } from '../../../harness/report/reporters/write-report.ts'
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { currentHostOnly, runnersFor } from '../../../harness/runners/by-host.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { CURRENT_HOST, parseHost } from '../../../harness/hosts/host.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
 import { alive, whereRan, witnessScenario } from '../../support/process-witness.ts'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inProcessRunner, replayableSchedule, type RunRecord } from '../../../harness/runners/runner.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
 let racing: Scenario

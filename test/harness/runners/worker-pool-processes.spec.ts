@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Runner } from '../../../harness/runners/runner.ts'
 import { workerPool } from '../../../harness/runners/worker-pool.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { tokenOf } from '../../../harness/token.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
 import { alive, killerScenario, runAllOf, whereRan, witnessScenario } from '../../support/process-witness.ts'

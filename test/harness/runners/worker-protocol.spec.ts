@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runRecord } from '../../../harness/runners/runner.ts'
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
 import { witnessScenario } from '../../support/process-witness.ts'
 

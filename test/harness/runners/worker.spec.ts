@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWorker, type WorkerTransport } from '../../../harness/runners/transport.ts'
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
 import { whereRan, witnessScenario } from '../../support/process-witness.ts'
 

@@ -9,7 +9,7 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../../harness/cli/main.ts'
-import type { Report } from '../../../harness/report/types.ts'
+import type { Report } from '../../../harness/report/sweep-report.ts'
 import { captured, inDir, listing, PAIR, readReport } from '../../support/cli.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { EPOCH_MS } from '../../../harness/runtime/held-clocks.js'
 import { referenceTarget } from '../../../harness/targets/reference.ts'

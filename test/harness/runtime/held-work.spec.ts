@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
 import { headerToolNames } from '../../../harness/projection/projection.ts'

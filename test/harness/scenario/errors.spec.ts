@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import { ScenarioError } from '../../../harness/scenario/errors.ts'
-import { VARIANT_NAMES } from '../../../src/variants/types.ts'
+import { VARIANT_NAMES } from '../../../src/variants/variant.ts'
 import { fixtureDir, minimal, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 
 afterAll(removeFixtureDirs)

@@ -3,7 +3,7 @@ import { relative } from 'node:path'
 import { loadScenario, loadScenarios, findScenarioFiles } from '../../../harness/scenario/load.ts'
 import { ScenarioErrors } from '../../../harness/scenario/errors.ts'
 import { Loader } from '@deepseek-ai/cordis-plugin-loader'
-import type { PluginSpec } from '../../../harness/scenario/types.ts'
+import type { PluginSpec } from '../../../harness/scenario/scenario.ts'
 import { fixtureDir, minimal, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 import { ownSystem } from '../../../harness/system/system.ts'
 

@@ -11,7 +11,7 @@ import { referenceTarget } from '../../../harness/targets/reference.ts'
 import { expectDeterministic } from '../../../harness/vitest.ts'
 import { leakEscaped } from '../../../harness/plugins/faults.ts'
 import type { ScenarioReport } from '../../../harness/judge/scenario-report.ts'
-import type { Scenario } from '../../../harness/scenario/types.ts'
+import type { Scenario } from '../../../harness/scenario/scenario.ts'
 
 const base = { strategy: 'auto' as const, budget: 5040, seed: '0', workers: 1 }
 

@@ -8,7 +8,7 @@ import { loadScenario } from '../../../harness/scenario/load.ts'
 import { ScenarioError } from '../../../harness/scenario/errors.ts'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { scheduledClasses } from '../../../harness/runtime/scheduled-loader.ts'
-import type { Target } from '../../../harness/targets/types.ts'
+import type { Target } from '../../../harness/targets/target.ts'
 import { fixtureDir, minimal, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 import { link, ownPackage, pnpmWorkspace } from '../../support/workspaces.ts'
 

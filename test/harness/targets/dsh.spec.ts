@@ -6,7 +6,7 @@ import { ensurePromiseWithResolvers } from '../../../harness/targets/dsh/node20.
 import { loadPackages } from '../../../harness/targets/dsh/packages.ts'
 import { ownSystem } from '../../../harness/system/system.ts'
 import { dshService } from '../../../harness/targets/dsh/services.ts'
-import type { Mounted, MountOptions, Observation } from '../../../harness/targets/types.ts'
+import type { Mounted, MountOptions, Observation } from '../../../harness/targets/target.ts'
 import { createDeterministicEnvironment } from '../../../src/runtime/environment.ts'
 
 const REST = '<unlisted-tools>'

@@ -1,6 +1,6 @@
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import type { ToolSchema } from '../../../src/llm/types.ts'
+import type { ToolSchema } from '../../../src/llm/contract.ts'
 import { createDeterministicEnvironment } from '../../../src/runtime/environment.ts'
 import { deepFreeze, losslessSnapshot } from '../../../src/runtime/freeze.ts'
 import {

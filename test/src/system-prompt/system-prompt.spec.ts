@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { InvariantError, SystemPromptInvariant } from '../../../src/system-prompt/invariant.ts'
 import { renderContexts, renderPrompt } from '../../../src/system-prompt/render.ts'
 import { HARNESS_IDENTITY_SECTION, HARNESS_IDENTITY_TEXT, PERSONA_SECTION, SystemPrompt } from '../../../src/system-prompt/service.ts'
-import type { PromptAssembly } from '../../../src/system-prompt/types.ts'
+import type { PromptAssembly } from '../../../src/system-prompt/prompt.ts'
 import { mountSystemPrompt, names, tool } from '../../support/system-prompt.ts'
 
 describe('8.3 SystemPrompt assembly', () => {

@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../llm/types.ts'
+import type { ToolSchema } from '../llm/contract.ts'
 
 /** What `assemble()` is called with. `scope` selects scoped registrations; it is usually the agent. */
 export interface AssembleContext {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { minimize, transpositionPath } from '../../../harness/oracle/minimize.ts'
-import type { HashOf } from '../../../harness/oracle/minimize.ts'
+import { minimise, transpositionPath } from '../../../harness/oracle/minimise.ts'
+import type { HashOf } from '../../../harness/oracle/minimise.ts'
 import { createRng } from '../../../harness/space/random.ts'
 import type { Schedule } from '../../../harness/space/space.ts'
 import { spaceOf } from '../../../harness/space/space.ts'
@@ -46,7 +46,7 @@ function hashSync(ops: readonly string[], schedule: Schedule): string {
 
 async function expectMinimal(base: Schedule, divergent: Schedule, ops: readonly string[]): Promise<void> {
   const hashOf = orderOf(ops)
-  const result = await minimize(base, divergent, hashOf)
+  const result = await minimise(base, divergent, hashOf)
   const swapped = adjacentSwap(result.left, result.right)
   expect(swapped).toEqual(result.blame)
   expect(result.leftHash).toBe(hashSync(ops, result.left))
@@ -65,7 +65,7 @@ async function expectMinimal(base: Schedule, divergent: Schedule, ops: readonly 
 
 const permutation = (n: number) => fc.shuffledSubarray(plainShapes(n).map((shape) => shape.id), { minLength: n, maxLength: n })
 
-describe('minimize', () => {
+describe('minimise', () => {
   it('blames the pair whose relative order the output depends on', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 12 }).chain((n) => fc.tuple(permutation(n), permutation(n))), async ([base, divergent]) => {
@@ -95,7 +95,7 @@ describe('minimize', () => {
       calls.push(schedule.join(','))
       return schedule.join(',') === reversed.join(',') ? 'reversed' : 'other'
     }
-    const result = await minimize(base, reversed, hashOf)
+    const result = await minimise(base, reversed, hashOf)
     expect(result.right).toEqual(reversed)
     expect(result.rightHash).toBe('reversed')
     expect(result.leftHash).toBe('other')
@@ -136,8 +136,8 @@ describe('minimize', () => {
 
   it('refuses schedules whose outputs agree, or that are not orders of the same operations', async () => {
     const same: HashOf = async () => 'h'
-    await expect(minimize(['a', 'b'], ['b', 'a'], same)).rejects.toThrow(/outputs differ/)
-    await expect(minimize(['a', 'b'], ['a', 'c'], same)).rejects.toThrow(/same distinct operations/)
-    await expect(minimize(['a', 'b'], ['a', 'a'], same)).rejects.toThrow(/same distinct operations/)
+    await expect(minimise(['a', 'b'], ['b', 'a'], same)).rejects.toThrow(/outputs differ/)
+    await expect(minimise(['a', 'b'], ['a', 'c'], same)).rejects.toThrow(/same distinct operations/)
+    await expect(minimise(['a', 'b'], ['a', 'a'], same)).rejects.toThrow(/same distinct operations/)
   })
 })

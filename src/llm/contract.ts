@@ -67,7 +67,7 @@ export interface AssistantMessage extends Message {
   readonly role: 'assistant'
 }
 
-/** Serializable failure facts. */
+/** Serialisable failure facts. */
 export interface LlmFailure {
   readonly message: string
   readonly code: string

@@ -1,5 +1,5 @@
 import type { Verdict } from '../verdict/verdict.ts'
-import type { TargetName } from '../targets/types.ts'
+import type { TargetName } from '../targets/target.ts'
 import type { Envelope } from '../report/envelope.ts'
 
 /** `value`: the two sides hold different values; `key-order`: a mapping with its keys in another order; `missing`: only one side has it. */

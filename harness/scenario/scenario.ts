@@ -18,9 +18,9 @@ export const APP_NAMES = ['stdio-agent', 'acp-agent', 'agent-core', 'none', 'ent
 export type AppName = typeof APP_NAMES[number]
 
 /** Which implementation runs: loadrace's reference or the published dsh packages. */
-export type { TargetName } from '../targets/types.ts'
-import type { BaseConfig, ScriptedModelSpec, TargetName } from '../targets/types.ts'
-export type { BaseConfig } from '../targets/types.ts'
+export type { TargetName } from '../targets/target.ts'
+import type { BaseConfig, ScriptedModelSpec, TargetName } from '../targets/target.ts'
+export type { BaseConfig } from '../targets/target.ts'
 
 /** How plugin entries reach the loader: in memory, or through a written `cordis.yml` and `cordis:include`. */
 export const LOADER_MODES = ['memory', 'include'] as const

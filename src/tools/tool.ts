@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../llm/types.ts'
+import type { ToolSchema } from '../llm/contract.ts'
 
 /** Context passed to a tool's `execute`. */
 export interface ToolCallContext {

@@ -15,7 +15,7 @@ import type { Schedule } from '../space/space.ts'
  * consecutive pair does too, and bisection finds one in O(log path) runs.
  */
 
-/** The result of {@link minimize}. */
+/** The result of {@link minimise}. */
 export interface MinimalCounterexample {
   /** The base-side schedule of the pair. */
   readonly left: Schedule
@@ -37,7 +37,7 @@ export function transpositionPath(base: Schedule, divergent: Schedule): Schedule
   const rank = new Map(base.map((op, index) => [op, index]))
   const sameOps = base.length === divergent.length && rank.size === base.length && divergent.every((op) => rank.has(op))
   if (!sameOps || new Set(divergent).size !== divergent.length) {
-    throw new Error('minimize needs two orders of the same distinct operations')
+    throw new Error('minimise needs two orders of the same distinct operations')
   }
   const current = divergent.slice()
   const path: Schedule[] = [current.slice()]
@@ -61,7 +61,7 @@ export function transpositionPath(base: Schedule, divergent: Schedule): Schedule
  * `hashOf(divergent)` must differ; hashes are memoised per schedule within
  * the call, so at most ⌈log2(path length)⌉ + 2 schedules run.
  */
-export async function minimize(base: Schedule, divergent: Schedule, hashOf: HashOf): Promise<MinimalCounterexample> {
+export async function minimise(base: Schedule, divergent: Schedule, hashOf: HashOf): Promise<MinimalCounterexample> {
   const path = transpositionPath(base, divergent)
   const memo = new Map<string, string>()
   const hashAt = async (index: number): Promise<string> => {
@@ -79,7 +79,7 @@ export async function minimize(base: Schedule, divergent: Schedule, hashOf: Hash
   let lowHash = await hashAt(low)
   let highHash = await hashAt(high)
   if (lowHash === highHash) {
-    throw new Error(`minimize needs schedules whose outputs differ; both hash to ${lowHash}`)
+    throw new Error(`minimise needs schedules whose outputs differ; both hash to ${lowHash}`)
   }
   // Invariant: the outputs at `low` and `high` differ.
   while (high - low > 1) {

@@ -4,7 +4,7 @@
  * whose one side the system's crash cut short.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { analyze } from '../../../harness/judge/analyze.ts'
+import { analyse } from '../../../harness/judge/analyse.ts'
 import type { Exploration } from '../../../harness/explore/exploration.ts'
 import { RunCache } from '../../../harness/runners/run-cache.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
@@ -22,11 +22,11 @@ async function scenarioOf(files: Record<string, string>) {
   return loadScenario(`${dir.root}/s.yml`)
 }
 
-describe('analyze', () => {
+describe('analyse', () => {
   it('an exploration with no output is an error: nothing ran', async () => {
     const scenario = await scenarioOf({ 's.yml': 'app: none\nplugins:\n  - { id: a, tools: [a] }\nexpect:\n  outcome: completed\n' })
     const nothing = { outputs: [] } as unknown as Exploration
-    expect(await analyze(scenario, nothing, new RunCache(inProcessRunner(), scenario))).toEqual({ verdict: 'error' })
+    expect(await analyse(scenario, nothing, new RunCache(inProcessRunner(), scenario))).toEqual({ verdict: 'error' })
   })
 
   it('a stuck interleaving is the verdict, with the schedule that replays it, before any order is blamed', async () => {

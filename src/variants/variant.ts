@@ -1,7 +1,7 @@
 import type { LoopOrdering } from '../agent/loop-order.ts'
 import type { StreamOrdering } from '../llm/stream-order.ts'
 import type { VariantName } from '../runtime/variant-service.ts'
-import type { PromptAssembly } from '../system-prompt/types.ts'
+import type { PromptAssembly } from '../system-prompt/prompt.ts'
 import type { NameOrdering } from '../system-prompt/tool-order.ts'
 import type { RegistryOrdering } from '../tools/registry-order.ts'
 

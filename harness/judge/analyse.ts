@@ -1,7 +1,7 @@
-import type { Scenario } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/scenario.ts'
 import { pluginOf } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
-import { minimize } from '../oracle/minimize.ts'
+import { minimise } from '../oracle/minimise.ts'
 import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
 import { movedContributions, movedOwners, sectionDiff } from '../oracle/moved.ts'
 import { describeDifference, locateDifference } from '../oracle/readable.ts'
@@ -103,7 +103,7 @@ export async function counterexample(scenario: Scenario, exploration: Exploratio
   if (moved !== undefined) return { uncontrolled: moved }
   const { space } = exploration
   const base = baseOutput.first
-  const result = await minimize(replayableSchedule(base), replayableSchedule(divergentOutput.first), schedule => cache.hash(schedule))
+  const result = await minimise(replayableSchedule(base), replayableSchedule(divergentOutput.first), schedule => cache.hash(schedule))
   const left = await cache.run(result.left)
   const right = await cache.run(result.right)
   const tokens: [string, string] = [tokenOf(scenario, replayableSchedule(left)), tokenOf(scenario, replayableSchedule(right))]
@@ -141,7 +141,7 @@ export async function counterexample(scenario: Scenario, exploration: Exploratio
  * outputs' interleavings to one adjacent swap and names the two plugins
  * swapped.
  */
-export async function analyze(scenario: Scenario, exploration: Exploration, cache: RunCache, otherHosts: readonly HostRun[] | HostDifference = []): Promise<Analysis> {
+export async function analyse(scenario: Scenario, exploration: Exploration, cache: RunCache, otherHosts: readonly HostRun[] | HostDifference = []): Promise<Analysis> {
   const outputs = exploration.outputs
   const baseline = outputs[0]?.first
   if (!baseline) return { verdict: 'error' }
