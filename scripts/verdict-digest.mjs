@@ -12,7 +12,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 /** Fields that say what was concluded; everything else (times, paths, tokens, hashes, runtimes) is left out. */
-const CONCLUSIONS = ['verdict', 'outcome', 'distinctOutputs', 'explored', 'planned', 'passed', 'status', 'expected', 'guarantee', 'mismatched', 'differing', 'same', 'failed']
+const CONCLUSIONS = ['verdict', 'verdicts', 'outcome', 'distinctOutputs', 'explored', 'planned', 'passed', 'status', 'expected', 'guarantee', 'mismatched', 'differing', 'same', 'failed', 'compared', 'reason']
+/** Lists whose length is the conclusion (how many differences a comparison found). */
+const COUNTED = ['differences']
 /** Fields that name what a conclusion is about. */
 const NAMES = ['name', 'scenario', 'target', 'variant', 'cell', 'policy']
 
@@ -30,6 +32,13 @@ function scalar(value) {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value)
 }
 
+/** A conclusion's value as a word: a scalar, or a list of scalars joined. */
+function shown(value) {
+  if (scalar(value)) return String(value)
+  if (Array.isArray(value) && value.every(scalar)) return value.join(',')
+  return undefined
+}
+
 /** One line per object that carries a conclusion, named by the path to it and its naming fields. */
 function lines(value, path, out) {
   if (Array.isArray(value)) {
@@ -38,7 +47,10 @@ function lines(value, path, out) {
   }
   if (typeof value !== 'object' || value === null) return
   const named = NAMES.filter(key => scalar(value[key])).map(key => `${key}=${value[key]}`)
-  const concluded = CONCLUSIONS.filter(key => key in value && scalar(value[key])).map(key => `${key}=${value[key]}`)
+  const concluded = [
+    ...CONCLUSIONS.filter(key => key in value && shown(value[key]) !== undefined).map(key => `${key}=${shown(value[key])}`),
+    ...COUNTED.filter(key => Array.isArray(value[key])).map(key => `${key}=${value[key].length}`),
+  ]
   if (concluded.length > 0) out.push(`${named.length > 0 ? named.join(' ') : path} :: ${concluded.join(' ')}`)
   for (const [key, child] of Object.entries(value)) if (typeof child === 'object' && child !== null) lines(child, named.length > 0 ? `${named.join(' ')}.${key}` : `${path}.${key}`, out)
 }

@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario/scenario.ts'
 import { pluginOf } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
 import { minimise } from '../oracle/minimise.ts'
-import { diffPart, firstDifference, partOf } from '../oracle/compare.ts'
+import { bytesDifference, diffPart, firstDifference, partOf } from '../oracle/compare.ts'
 import { movedContributions, movedOwners, sectionDiff } from '../oracle/moved.ts'
 import { describeDifference, locateDifference } from '../oracle/readable.ts'
 import { parseProjection } from '../projection/projection.ts'
@@ -38,16 +38,7 @@ function rerunsOf(index: number, divergent: boolean): number {
 
 /** The first part in which the explored and the rerun bytes differ, and its diff (none when they are the same bytes). */
 function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff' | 'firstDifference'> {
-  const a = parseProjection(explored)
-  const b = parseProjection(rerun)
-  const difference = firstDifference(a, b)
-  if (!difference) return { part: null, diff: '' }
-  const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
-  return {
-    part: difference.part,
-    diff: diffPart(a, b, difference.part, [`${token} (explored)`, `${token} (rerun)`]),
-    firstDifference: located ? describeDifference(difference.part, located) : difference.part,
-  }
+  return bytesDifference(explored, rerun, [`${token} (explored)`, `${token} (rerun)`])
 }
 
 /**

@@ -1,7 +1,7 @@
 import { unifiedDiff } from './diff.ts'
-import { readable } from './readable.ts'
+import { describeDifference, locateDifference, readable } from './readable.ts'
 import type { DivergenceKind, DivergencePart } from '../verdict/divergence.ts'
-import type { Projection } from '../projection/projection.ts'
+import { parseProjection, type Projection } from '../projection/projection.ts'
 
 /**
  * The parts of a projection, in the order a divergence is attributed: the
@@ -69,4 +69,26 @@ export function firstDifference(a: Projection, b: Projection): Difference | unde
 /** A unified diff of one part of two projections, written out readably (texts line by line), labelled with the replay tokens. */
 export function diffPart(a: Projection, b: Projection, part: DivergencePart, labels: [string, string]): string {
   return unifiedDiff(labels[0], labels[1], readable(partOf(a, part)), readable(partOf(b, part)))
+}
+
+/** Where the bytes of two runs first differ: the part, its diff under `labels`, and the first difference in words. */
+export interface BytesDifference {
+  /** null: the same bytes. */
+  part: DivergencePart | null
+  diff: string
+  firstDifference?: string
+}
+
+/** The first part in which the projections `left` and `right` (their JSON) differ, with its diff (none when they are the same bytes). */
+export function bytesDifference(left: string, right: string, labels: [string, string]): BytesDifference {
+  const a = parseProjection(left)
+  const b = parseProjection(right)
+  const difference = firstDifference(a, b)
+  if (!difference) return { part: null, diff: '' }
+  const located = locateDifference(partOf(a, difference.part), partOf(b, difference.part))
+  return {
+    part: difference.part,
+    diff: diffPart(a, b, difference.part, labels),
+    firstDifference: located ? describeDifference(difference.part, located) : difference.part,
+  }
 }
