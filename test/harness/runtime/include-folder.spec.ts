@@ -17,7 +17,7 @@ describe('the include file\'s folder', () => {
     it(`is gone after a sweep with --workers ${workers}`, () => {
       const tmp = mkdtempSync(join(tmpdir(), 'loadrace-include-test-'))
       try {
-        const run = spawnSync(process.execPath, ['bin/loadrace.js', 'sweep', 'scenarios/include-loader.yml', '--workers', workers, '--report', join(tmp, 'report'), '--goldens', join(tmp, 'goldens')], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' })
+        const run = spawnSync(process.execPath, ['bin/loadrace.js', 'sweep', 'scenarios/include-loader.yml', '--workers', workers, '--report', join(tmp, 'report'), '--goldens', join(tmp, 'goldens'), '--update-goldens'], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' })
         expect(run.status, run.stderr).toBe(0)
         expect(readdirSync(tmp).filter(name => name.startsWith('loadrace-'))).toEqual([])
       } finally {
