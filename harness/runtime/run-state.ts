@@ -135,7 +135,6 @@ export interface Interleaving {
   contributions?: { read(): Contributions }
   /** The scheduled loader, once started. */
   loader?: Loader
-  readonly stackTraceLimit: number
   /** The interleaving's own working directory, home and environment, in force until it closes. */
   readonly isolation: Isolation
   /** How the interleaving ended, once projected: whether its folder is kept on request. */
@@ -170,8 +169,6 @@ function logText(message: Message, system: System): string {
 export function openInterleaving(scenario: Scenario, target: Target, system: System, schedule: Schedule, options: InterleavingOptions): Interleaving {
   const deadline = wallNow() + (options.timeoutMs ?? scenario.timeout ?? defaultTimeoutOf(scenario))
   const classes = scheduledClasses(system)
-  const stackTraceLimit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
   const sandbox = new Sandbox()
   const root = new system.cordis.Context()
   const realIo = new RealIo()
@@ -210,7 +207,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
   const run: Interleaving = {
     scenario, target, system, classes, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
-    baseline, realIo, statusChanges: 0, stackTraceLimit, isolation, crashWatch, output: new OutputCapture(host), stopped: false, waitedOut: false, endedEarly,
+    baseline, realIo, statusChanges: 0, isolation, crashWatch, output: new OutputCapture(host), stopped: false, waitedOut: false, endedEarly,
   }
   root.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
@@ -322,7 +319,6 @@ export async function closeInterleaving(run: Interleaving): Promise<void> {
   if (left.length > 0) process.stderr.write(`loadrace: an interleaving of ${run.scenario.name} left ${left.join(', ')} open after teardown\n`)
   run.output.dispose()
   run.crashWatch.dispose()
-  Error.stackTraceLimit = run.stackTraceLimit
   const kept = run.isolation.end(run.options.keepWorkdir === true && run.outcome !== run.scenario.expect.outcome)
   if (kept !== undefined) process.stderr.write(`loadrace: kept the working folder of an interleaving of ${run.scenario.name} (outcome ${run.outcome ?? 'none'}, released ${run.pool.released().join(',') || 'nothing'}): ${kept}\n`)
   run.options.onPhase?.('teardown')
