@@ -1,6 +1,6 @@
 import { Context } from '@deepseek-ai/cordis'
 import { projectWithBytes } from '../harness/projection/projection.ts'
-import { toolPlugin, type PluginHost } from '../harness/plugins/tool-plugin.ts'
+import { toolPlugin, type PluginServices } from '../harness/plugins/tool-plugin.ts'
 import { runInterleaving } from '../harness/runtime/interleaving.ts'
 import { disposeAll } from '../harness/runtime/teardown.ts'
 import type { Scenario } from '../harness/scenario/scenario.ts'
@@ -31,7 +31,7 @@ function mountBase(scenario: Scenario): { root: Context, mounted: Mounted } {
 
 /** The scenario's tool plugins, built for `mounted` (no batches or `when:` guards need a scheduler here). */
 function toolPlugins(scenario: Scenario, mounted: Mounted) {
-  const host: PluginHost = {
+  const host: PluginServices = {
     mounted,
     gate: () => Promise.resolve(),
     hasRegistered: () => true,

@@ -2,7 +2,7 @@ import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import { tick } from '../harness/runtime/quiescence.ts'
 import { scheduledClasses, scheduleImports } from '../harness/runtime/scheduled-loader.ts'
 import { projectWithBytes } from '../harness/projection/projection.ts'
-import type { PluginHost } from '../harness/plugins/tool-plugin.ts'
+import type { PluginServices } from '../harness/plugins/tool-plugin.ts'
 import { inactiveEntries } from '../harness/runtime/inactive.ts'
 import { rootMount, settlementOf } from '../harness/runtime/entries.ts'
 import { disposeAll } from '../harness/runtime/teardown.ts'
@@ -71,7 +71,7 @@ export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOr
     const root = new system.cordis.Context()
     const mounted = target.mount(root, mountOptionsOf(scenario, system, isolation.workdir))
     // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
-    const host: PluginHost = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
+    const host: PluginServices = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
     const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
     const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
     const asked = new Map<string, () => void>()

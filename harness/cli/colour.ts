@@ -1,5 +1,5 @@
 import { ANSI, PLAIN, type Style } from '../report/style.ts'
-import type { Output } from './command.ts'
+import type { TextWriter } from './command.ts'
 import type { Env } from './environment.ts'
 
 /**
@@ -8,7 +8,7 @@ import type { Env } from './environment.ts'
  * non-empty `NO_COLOR` turns it off, else colour goes to a terminal that is
  * not `TERM=dumb`.
  */
-export function wantsColour(stream: Output, env: Env): boolean {
+export function wantsColour(stream: TextWriter, env: Env): boolean {
   const force = env.FORCE_COLOR?.trim().toLowerCase()
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false'
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
@@ -16,6 +16,6 @@ export function wantsColour(stream: Output, env: Env): boolean {
 }
 
 /** The style of text written to `stream`. */
-export function styleFor(stream: Output, env: Env): Style {
+export function styleFor(stream: TextWriter, env: Env): Style {
   return wantsColour(stream, env) ? ANSI : PLAIN
 }

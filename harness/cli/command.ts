@@ -2,7 +2,7 @@ import type { CommandSpec, ParsedArgs } from './args.ts'
 import type { Env } from './environment.ts'
 
 /** Somewhere to write text: stdout or stderr. */
-export interface Output {
+export interface TextWriter {
   write(text: string): unknown
   /** True for a terminal (progress is drawn only there). */
   isTTY?: boolean
@@ -10,8 +10,8 @@ export interface Output {
 
 /** What a command talks to. */
 export interface Cli {
-  stdout: Output
-  stderr: Output
+  stdout: TextWriter
+  stderr: TextWriter
   env: Env
 }
 

@@ -1,6 +1,6 @@
 import type { TargetDiffReport } from '../diff-targets/target-diff-report.ts'
 import type { Report } from '../report/sweep-report.ts'
-import type { Output } from './command.ts'
+import type { TextWriter } from './command.ts'
 import { EXIT } from './usage-error.ts'
 
 /**
@@ -50,7 +50,7 @@ function byReason(skipped: readonly { reason: string, name: string }[]): string 
  * `harness-fault`: never a verdict about the system), 1 when a scenario did not meet its expectation, goldens are
  * obsolete, or nothing ran (each said on `stderr`), else 0.
  */
-export function reportExitCode(report: Report, stderr: Output): number {
+export function reportExitCode(report: Report, stderr: TextWriter): number {
   for (const file of report.obsoleteGoldens ?? []) {
     stderr.write(`loadrace: obsolete golden ${file}: no scenario has this name (delete it, or restore the scenario)\n`)
   }

@@ -1,4 +1,4 @@
-import type { Output } from './command.ts'
+import type { TextWriter } from './command.ts'
 import type { Env } from './environment.ts'
 
 /** Milliseconds between two heartbeat lines unless `LOADRACE_HEARTBEAT_MS` says otherwise. */
@@ -47,7 +47,7 @@ export function heartbeatText(current: Current | undefined, total: number | unde
  * unit count (`total`, e.g. the scenarios of a sweep) is read when each line
  * is written. The timer never keeps the process alive.
  */
-export function startHeartbeat(stream: Output, intervalMs: number, total: () => number | undefined, now: () => number = Date.now): Heartbeat {
+export function startHeartbeat(stream: TextWriter, intervalMs: number, total: () => number | undefined, now: () => number = Date.now): Heartbeat {
   const started = now()
   let current: Current | undefined
   const timer = setInterval(() => stream.write(heartbeatText(current, total(), now() - started)), intervalMs)

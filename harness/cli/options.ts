@@ -5,7 +5,7 @@ import {
 } from '../sweep/settings.ts'
 import type { CommandSpec, OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
-import type { Output } from './command.ts'
+import type { TextWriter } from './command.ts'
 import type { Env } from './environment.ts'
 import { UsageError } from './usage-error.ts'
 import { nonEmpty, oneOf } from './values.ts'
@@ -79,7 +79,7 @@ export function givenBy(args: ParsedArgs): { value(option: string): string | und
  * options the command takes are read. `stderr` is told when `--workers` is
  * capped.
  */
-export function readSettings(args: ParsedArgs, spec: CommandSpec, cli: { env: Env, stderr?: Output }): Settings {
+export function readSettings(args: ParsedArgs, spec: CommandSpec, cli: { env: Env, stderr?: TextWriter }): Settings {
   return resolveSettings({
     command: spec.name as CommandName,
     options: spec.options.map(option => option.name),

@@ -1,4 +1,4 @@
-import type { Output } from './command.ts'
+import type { TextWriter } from './command.ts'
 import { isCi, type Env } from './environment.ts'
 
 /** A live progress line for the scenario being explored. */
@@ -31,7 +31,7 @@ export function progressText(name: string, explored: number, planned: number, el
  * A progress line on `stream`, rewritten in place, one scenario at a time.
  * Undefined (nothing drawn) when the stream is not a terminal or under CI.
  */
-export function progressLine(stream: Output, env: Env, now: () => number = Date.now): Progress | undefined {
+export function progressLine(stream: TextWriter, env: Env, now: () => number = Date.now): Progress | undefined {
   if (stream.isTTY !== true || isCi(env)) return undefined
   let current: { name: string, started: number, drawn: number } | undefined
   let shown = false

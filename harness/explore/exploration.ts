@@ -1,6 +1,6 @@
 import type { Space } from '../space/space.ts'
 import type { Guarantee } from '../strategies/index.ts'
-import type { RunRecord } from '../runners/runner.ts'
+import type { InterleavingRecord } from '../runners/runner.ts'
 
 /**
  * What exploring a scenario gives: the discovered space, the runs grouped by
@@ -30,7 +30,7 @@ export interface OutputGroup {
   hash: string
   count: number
   /** The earliest interleaving (in exploration order) that produced it. */
-  first: RunRecord
+  first: InterleavingRecord
   /** Its projection's bytes. */
   json: string
 }
@@ -67,6 +67,6 @@ export interface Exploration {
   /** With `byPosition`: each planned position's result, by position in the unsharded plan. */
   byPosition?: Map<number, PositionResult>
   /** The runtime the runs ran on (from the discovery run): Node version and the shims the target needed. */
-  runtime?: RunRecord['runtime']
+  runtime?: InterleavingRecord['runtime']
 }
 

@@ -3,7 +3,7 @@ import { spaceSize, type Space } from '../space/space.ts'
 import { discoveredSpace } from '../space/discovered.ts'
 import { RealisedOrders } from '../space/coverage.ts'
 import type { Guarantee } from '../strategies/index.ts'
-import { replayableSchedule, type RunRecord, type Runner } from '../runners/runner.ts'
+import { replayableSchedule, type InterleavingRecord, type Runner } from '../runners/runner.ts'
 import { spaceOfScenario } from './declared-space.ts'
 import type { Exploration, ExploreRun, PositionResult } from './exploration.ts'
 import { ExplorationLog } from './log.ts'
@@ -20,7 +20,7 @@ export async function discoverSpace(scenario: Scenario, runner: Runner): Promise
 }
 
 /** The discovery run: the space it shows, and the runtime it ran on. */
-async function discoveryRun(scenario: Scenario, runner: Runner): Promise<{ space: Space, runtime: RunRecord['runtime'] }> {
+async function discoveryRun(scenario: Scenario, runner: Runner): Promise<{ space: Space, runtime: InterleavingRecord['runtime'] }> {
   const declared = spaceOfScenario(scenario)
   const run = await runner.runOne(scenario, declared.chains.flatMap(chain => chain.ops))
   return { space: discoveredSpace(declared, run.schedule), runtime: run.runtime }

@@ -1,7 +1,7 @@
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import { deviation } from '../space/discovered.ts'
 import type { RealisedOrders } from '../space/coverage.ts'
-import type { RunRecord } from '../runners/runner.ts'
+import type { InterleavingRecord } from '../runners/runner.ts'
 import type { Deviation, Exploration, OutputGroup } from './exploration.ts'
 import { formatOrderKey } from './order-key.ts'
 
@@ -16,9 +16,9 @@ export class ExplorationLog {
   constructor(private readonly space: Space, readonly realised: RealisedOrders | undefined) {}
 
   /** Records one run (its `index` is its position in the unsharded plan). */
-  add(record: RunRecord): void {
+  add(record: InterleavingRecord): void {
     this.runs++
-    const first: RunRecord = { ...record, json: undefined }
+    const first: InterleavingRecord = { ...record, json: undefined }
     const group = this.groups.get(record.hash)
     if (!group) {
       this.groups.set(record.hash, { hash: record.hash, count: 1, first, json: record.json! })

@@ -8,7 +8,7 @@ import { describeDifference, locateDifference } from '../oracle/readable.ts'
 import { parseProjection } from '../projection/projection.ts'
 import type { Exploration, OutputGroup } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
-import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
+import { replayableSchedule, type InterleavingRecord } from '../runners/runner.ts'
 import { swapMatrix, swapPlugins } from './swaps.ts'
 import { inactivityOf, partlyInactive } from './inactivity.ts'
 import { compareHosts, type HostRun } from './host-comparison.ts'
@@ -61,7 +61,7 @@ export async function uncontrolledReplay(scenario: Scenario, outputs: readonly O
 }
 
 /** An output's interleaving whose rerun `again` gave other bytes: the replay to report, and what judging it needs. */
-function unreproducedOf(scenario: Scenario, group: OutputGroup, again: RunRecord & { json: string }, cache: RunCache): Unreproduced {
+function unreproducedOf(scenario: Scenario, group: OutputGroup, again: InterleavingRecord & { json: string }, cache: RunCache): Unreproduced {
   const schedule = replayableSchedule(group.first)
   const token = tokenOf(scenario, schedule)
   return {
@@ -136,7 +136,7 @@ export async function analyse(scenario: Scenario, exploration: Exploration, cach
   const outputs = exploration.outputs
   const baseline = outputs[0]?.first
   if (!baseline) return { verdict: 'error' }
-  const stuck = outputs.map(group => group.first).find((record): record is RunRecord & { stuck: StuckInfo } => record.outcome === 'stuck' && record.stuck !== null)
+  const stuck = outputs.map(group => group.first).find((record): record is InterleavingRecord & { stuck: StuckInfo } => record.outcome === 'stuck' && record.stuck !== null)
   const uncontrolled = await uncontrolledReplay(scenario, outputs, cache, stuck === undefined && outputs.length > 1)
   if (uncontrolled) return orderOnlyVerdict(uncontrolled)
   // The same interleaving giving other bytes on another host is not an order bug: checked before any order is blamed.

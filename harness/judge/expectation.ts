@@ -9,7 +9,7 @@ import { tokenOf } from '../token.ts'
 import { UNCONTROLLED_CAUSES } from './analyse.ts'
 import { causeLine, followOnErrors, rootCause } from './root-cause.ts'
 import type { Exploration } from '../explore/exploration.ts'
-import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
+import { replayableSchedule, type InterleavingRecord } from '../runners/runner.ts'
 import { inactivityOf } from './inactivity.ts'
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -85,8 +85,8 @@ export function harnessFaultProblem(fault: HarnessFault): string {
 function inactiveProblems(scenario: Scenario, exploration: Exploration): string[] {
   const inactivity = inactivityOf(exploration)
   const expected = scenario.expect.inactive
-  const token = (record: RunRecord) => tokenOf(scenario, replayableSchedule(record))
-  const where = (count: number, record: RunRecord) => `${count} of ${inactivity.counted} interleavings, first ${token(record)}`
+  const token = (record: InterleavingRecord) => tokenOf(scenario, replayableSchedule(record))
+  const where = (count: number, record: InterleavingRecord) => `${count} of ${inactivity.counted} interleavings, first ${token(record)}`
   const problems: string[] = []
   for (const known of inactivity.entries.values()) {
     // A disabled entry is the configuration's choice (a snapshot configuration disables the live model adapter), never a failure to activate, as in dsh's own boot.

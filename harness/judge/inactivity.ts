@@ -1,6 +1,6 @@
 import type { Exploration } from '../explore/exploration.ts'
 import { parseProjection, type InactiveEntry } from '../projection/projection.ts'
-import type { RunRecord } from '../runners/runner.ts'
+import type { InterleavingRecord } from '../runners/runner.ts'
 import type { PartlyInactive } from '../verdict/divergence.ts'
 
 /**
@@ -20,9 +20,9 @@ export interface EntryInactivity {
   /** How many of the counted interleavings had it inactive. */
   inactive: number
   /** The first interleaving (in exploration order) where it was inactive. */
-  firstInactive: RunRecord
+  firstInactive: InterleavingRecord
   /** The first interleaving where it was active, if any. */
-  firstActive?: RunRecord
+  firstActive?: InterleavingRecord
 }
 
 /** The entries' inactivity, and how many interleavings were counted (those that booted: not stuck, not crashed). */
@@ -30,7 +30,7 @@ export interface Inactivity {
   counted: number
   entries: Map<string, EntryInactivity>
   /** The first counted interleaving, in exploration order. */
-  first?: RunRecord
+  first?: InterleavingRecord
 }
 
 /** Whether an output says anything about which entries became active. */

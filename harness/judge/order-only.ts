@@ -14,7 +14,7 @@
  */
 import { bytesDifference } from '../oracle/compare.ts'
 import type { RunCache } from '../runners/run-cache.ts'
-import type { RunRecord } from '../runners/runner.ts'
+import type { InterleavingRecord } from '../runners/runner.ts'
 import type { HeldResources } from '../runtime/run-state.ts'
 import type { Analysis, HarnessFault, OrderOnlyReruns, UncontrolledReplay } from '../verdict/verdict.ts'
 
@@ -36,7 +36,7 @@ export interface Unreproduced {
   /** The schedule its token names. */
   schedule: string[]
   /** The controlled runs that disagree (explored, or the first host's: possibly a hash only; then the rerun). */
-  controlled: [Partial<Pick<RunRecord, 'held'>> & { hash: string, json?: string }, RunRecord & { json: string }]
+  controlled: [Partial<Pick<InterleavingRecord, 'held'>> & { hash: string, json?: string }, InterleavingRecord & { json: string }]
   /** Where it runs afresh (its host's runs). */
   cache: RunCache
 }
@@ -63,7 +63,7 @@ const NAMED_TIMERS = 3
  * paced timers by; one of them is what it failed to hold. Says so when the
  * runs recorded none.
  */
-export function heldResourceOf(runs: readonly (Partial<Pick<RunRecord, 'held'>>)[]): string {
+export function heldResourceOf(runs: readonly (Partial<Pick<InterleavingRecord, 'held'>>)[]): string {
   const held = runs.flatMap(run => run.held === undefined ? [] : [run.held])
   if (held.length === 0) return 'not determined: the controlled runs recorded nothing loadrace held'
   const clocks = [...new Set(held.flatMap(h => h.clocks.map(clock => clock.api)))]
@@ -99,7 +99,7 @@ function faultDifference(token: string, controlled: string, orderOnly: string): 
  * as module-level state that flips once does).
  */
 export async function orderOnlyVerdict(found: Unreproduced): Promise<Analysis> {
-  const runs: (RunRecord & { json: string })[] = []
+  const runs: (InterleavingRecord & { json: string })[] = []
   for (let time = 0; time < ORDER_ONLY_RERUNS; time++) {
     const run = await found.cache.orderOnly(found.schedule)
     runs.push(run)

@@ -1,7 +1,7 @@
 import type { Scenario } from '../scenario/scenario.ts'
 import type { Exploration } from '../explore/exploration.ts'
 import type { RunCache } from '../runners/run-cache.ts'
-import { replayableSchedule, type RunRecord } from '../runners/runner.ts'
+import { replayableSchedule, type InterleavingRecord } from '../runners/runner.ts'
 import type { OutputChunk } from '../runtime/output-capture.ts'
 import { parseToken, tokenOf } from '../token.ts'
 import type { Analysis } from '../verdict/verdict.ts'
@@ -21,7 +21,7 @@ export interface PrintedOutput {
 }
 
 /** The interleavings the report names, in the order it names them: each output's first, then the divergence's two sides. */
-function namedRecords(exploration: Exploration, analysis: Analysis, cache: RunCache | undefined): RunRecord[] {
+function namedRecords(exploration: Exploration, analysis: Analysis, cache: RunCache | undefined): InterleavingRecord[] {
   const records = exploration.outputs.map(group => group.first)
   if (analysis.verdict === 'divergent' && analysis.divergence !== null && cache !== undefined) {
     for (const token of analysis.divergence.tokens) {

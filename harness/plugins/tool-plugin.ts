@@ -4,7 +4,7 @@ import type { Mounted } from '../targets/target.ts'
 import { misbehave } from './faults.ts'
 
 /** What a synthetic plugin needs from the interleaving it runs in. */
-export interface PluginHost {
+export interface PluginServices {
   mounted: Mounted
   /** Waits until the scheduler releases `label` (a gap between registration batches). */
   gate(label: string): Promise<void>
@@ -17,10 +17,10 @@ export function batchLabel(id: string, index: number): string {
   return `${id}#${index + 1}`
 }
 
-function conditionHolds(ctx: Context, spec: ToolsPluginSpec, host: PluginHost): boolean {
+function conditionHolds(ctx: Context, spec: ToolsPluginSpec, services: PluginServices): boolean {
   if (!spec.when) return true
-  return spec.when.after.every(id => host.hasRegistered(ctx, id))
-    && !spec.when.before.some(id => host.hasRegistered(ctx, id))
+  return spec.when.after.every(id => services.hasRegistered(ctx, id))
+    && !spec.when.before.some(id => services.hasRegistered(ctx, id))
 }
 
 /**
@@ -28,19 +28,19 @@ function conditionHolds(ctx: Context, spec: ToolsPluginSpec, host: PluginHost): 
  * for the scheduler before each further batch, so registrations of different
  * plugins interleave. A `when:` guard is evaluated at each batch.
  */
-export function toolPlugin(spec: ToolsPluginSpec, host: PluginHost) {
+export function toolPlugin(spec: ToolsPluginSpec, services: PluginServices) {
   return {
     name: spec.id,
-    inject: [host.mounted.toolService],
+    inject: [services.mounted.toolService],
     async apply(ctx: Context) {
       for (const [index, batch] of spec.batches.entries()) {
-        if (index > 0) await host.gate(batchLabel(spec.id, index))
-        if (!conditionHolds(ctx, spec, host)) continue
+        if (index > 0) await services.gate(batchLabel(spec.id, index))
+        if (!conditionHolds(ctx, spec, services)) continue
         for (const tool of batch) {
-          host.mounted.registerTool(ctx, structuredClone(tool), { weight: spec.weight })
+          services.mounted.registerTool(ctx, structuredClone(tool), { weight: spec.weight })
         }
       }
-      if (spec.fault) await misbehave(ctx, spec.fault, spec.id, host.mounted)
+      if (spec.fault) await misbehave(ctx, spec.fault, spec.id, services.mounted)
     },
   }
 }

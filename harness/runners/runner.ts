@@ -11,7 +11,7 @@ import type { RanOn } from '../system/system.ts'
 import type { SystemOutput } from '../runtime/output-capture.ts'
 
 /** One explored interleaving, as the sweep keeps it. */
-export interface RunRecord {
+export interface InterleavingRecord {
   /** Position of the schedule in the sweep's exploration order. */
   index: number
   /** The effective (released) order. */
@@ -41,9 +41,9 @@ export interface RunRecord {
 /** Runs interleavings of one scenario; in this process or spread over worker processes. */
 export interface Runner {
   /** Runs every schedule (in any order, possibly concurrently) and reports each record as it completes; stops starting new ones once `signal` aborts. */
-  runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: RunRecord) => void, signal?: AbortSignal): Promise<void>
+  runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: InterleavingRecord) => void, signal?: AbortSignal): Promise<void>
   /** Runs one schedule and returns its full record; `control` overrides the runner's (see {@link RunSettings}). */
-  runOne(scenario: Scenario, schedule: Schedule, control?: Control): Promise<RunRecord & { json: string }>
+  runOne(scenario: Scenario, schedule: Schedule, control?: Control): Promise<InterleavingRecord & { json: string }>
   close(): Promise<void>
 }
 
@@ -53,7 +53,7 @@ export interface Runner {
  * releases the same operations in the same order (the rest again never
  * become pending), and names every operation of the space.
  */
-export function replayableSchedule(record: Pick<RunRecord, 'schedule' | 'unreached'>): string[] {
+export function replayableSchedule(record: Pick<InterleavingRecord, 'schedule' | 'unreached'>): string[] {
   return [...record.schedule, ...record.unreached]
 }
 
@@ -68,7 +68,7 @@ export interface RunSettings {
 }
 
 /** Runs one schedule in this process. */
-export async function runRecord(scenario: Scenario, schedule: Schedule, index: number, settings: RunSettings = {}): Promise<RunRecord & { json: string }> {
+export async function interleavingRecord(scenario: Scenario, schedule: Schedule, index: number, settings: RunSettings = {}): Promise<InterleavingRecord & { json: string }> {
   const target = await loadTarget(scenario.target)
   const control = settings.control ?? 'full'
   const result = await runInterleaving(scenario, target, schedule, { timeoutMs: settings.timeoutMs, keepWorkdir: settings.keepWorkdirs, control })
@@ -98,13 +98,13 @@ export function inProcessRunner(options: RunSettings = {}): Runner {
       const reported = new Set<string>()
       for (const [index, schedule] of schedules.entries()) {
         if (signal?.aborted) return
-        const record: RunRecord = await runRecord(scenario, schedule, index, options)
+        const record: InterleavingRecord = await interleavingRecord(scenario, schedule, index, options)
         if (reported.has(record.hash)) delete record.json
         else reported.add(record.hash)
         onRecord(record)
       }
     },
-    runOne: (scenario, schedule, control) => runRecord(scenario, schedule, -1, control === undefined ? options : { ...options, control }),
+    runOne: (scenario, schedule, control) => interleavingRecord(scenario, schedule, -1, control === undefined ? options : { ...options, control }),
     async close() {},
   }
 }

@@ -2,7 +2,7 @@ import { isCurrentProcess, type Host } from '../hosts/host.ts'
 import type { Scenario } from '../scenario/scenario.ts'
 import type { Schedule } from '../space/space.ts'
 import { tokenOf } from '../token.ts'
-import type { RunRecord, Runner, RunSettings } from './runner.ts'
+import type { InterleavingRecord, Runner, RunSettings } from './runner.ts'
 import type { Control } from '../runtime/operations.ts'
 import { startWorker, type WorkerTransport } from './transport.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
@@ -11,7 +11,7 @@ import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.t
 interface Task {
   job: WorkerJob
   scenario: Scenario
-  resolve(record: RunRecord): void
+  resolve(record: InterleavingRecord): void
   reject(error: Error): void
 }
 
@@ -72,7 +72,7 @@ class WorkerPool implements Runner {
     this.settings = { ...settings }
   }
 
-  runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: RunRecord) => void, signal?: AbortSignal): Promise<void> {
+  runAll(scenario: Scenario, schedules: readonly Schedule[], onRecord: (record: InterleavingRecord) => void, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted || schedules.length === 0) return Promise.resolve()
     const batch = this.nextBatch++
     return new Promise<void>((resolve, reject) => {
@@ -110,7 +110,7 @@ class WorkerPool implements Runner {
     })
   }
 
-  runOne(scenario: Scenario, schedule: Schedule, control?: Control): Promise<RunRecord & { json: string }> {
+  runOne(scenario: Scenario, schedule: Schedule, control?: Control): Promise<InterleavingRecord & { json: string }> {
     const batch = this.nextBatch++
     return new Promise((resolve, reject) => {
       let task: Task | undefined = {

@@ -1,6 +1,6 @@
 import type { VariantName } from '../targets/catalogue.ts'
 import type { TargetName } from '../scenario/scenario.ts'
-import type { RunRecord, RunSettings } from './runner.ts'
+import type { InterleavingRecord, RunSettings } from './runner.ts'
 import type { Control } from '../runtime/operations.ts'
 
 /**
@@ -34,5 +34,5 @@ export interface WorkerJob {
 
 /** A worker's answer to one job. */
 export type WorkerReply =
-  | { kind: 'record', id: number, record: RunRecord }
+  | { kind: 'record', id: number, record: InterleavingRecord }
   | { kind: 'failed', id: number, message: string }

@@ -7,7 +7,7 @@
  */
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/scenario.ts'
-import { runRecord, type RunRecord } from './runner.ts'
+import { interleavingRecord, type InterleavingRecord } from './runner.ts'
 import { withOverrides } from '../scenario/overrides.ts'
 import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
 import { killEverything } from '../runtime/real-io.ts'
@@ -57,8 +57,8 @@ async function scenarioOf(job: WorkerJob): Promise<Scenario> {
   return withOverrides(original, job)
 }
 
-async function run(job: WorkerJob): Promise<RunRecord> {
-  const record: RunRecord = await runRecord(await scenarioOf(job), job.schedule, job.index, job.control === undefined ? settings : { ...settings, control: job.control })
+async function run(job: WorkerJob): Promise<InterleavingRecord> {
+  const record: InterleavingRecord = await interleavingRecord(await scenarioOf(job), job.schedule, job.index, job.control === undefined ? settings : { ...settings, control: job.control })
   if (sent.batch !== job.batch) sent = { batch: job.batch, hashes: new Set() }
   if (sent.hashes.has(record.hash) && !job.alwaysJson) delete record.json
   sent.hashes.add(record.hash)

@@ -24,7 +24,7 @@
  */
 import { describeThrown } from '../scenario/import-failure.ts'
 import type { Crash } from '../verdict/outcome.ts'
-import { currentScope, type SutHost } from './sut-context.ts'
+import { currentScope, type SutMonitor } from './sut-context.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
 
 /** Thrown from the replaced `process.exit` to stop the system's code where the process would have ended. */
@@ -60,13 +60,13 @@ export class CrashWatch {
   private originalExit: typeof process.exit | undefined
   private replacedExit: typeof process.exit | undefined
 
-  constructor(private readonly host: SutHost, private readonly reports: CrashReports) {}
+  constructor(private readonly monitor: SutMonitor, private readonly reports: CrashReports) {}
 
   /** Whose code runs now: this interleaving's system (with its chain), loadrace's (`harness`), or an ended interleaving's (`stale`). */
   private who(): { kind: 'system', chain: string } | { kind: 'harness' } | { kind: 'stale' } {
     const scope = currentScope()
     if (scope === undefined) return { kind: 'harness' }
-    return scope.host === this.host ? { kind: 'system', chain: scope.chain } : { kind: 'stale' }
+    return scope.monitor === this.monitor ? { kind: 'system', chain: scope.chain } : { kind: 'stale' }
   }
 
   private crash(crash: Crash): void {

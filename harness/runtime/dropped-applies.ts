@@ -42,7 +42,7 @@ function observedCallback(callback: Callback): Callback {
     construct(target, args, newTarget) {
       const instance = Reflect.construct(target, args, newTarget === observed ? target : newTarget) as unknown
       const scope = currentScope()
-      if (scope !== undefined && isThenable(instance)) scope.host.applyReturned?.(instance, scope.chain)
+      if (scope !== undefined && isThenable(instance)) scope.monitor.applyReturned?.(instance, scope.chain)
       return instance as object
     },
   })

@@ -6,7 +6,7 @@ import type { ServiceEntry } from '../targets/target.ts'
 import type { Settlement } from './operations.ts'
 import type { ScheduledClasses } from './scheduled-loader.ts'
 import { BOOTSTRAP_INCLUDE_ID } from '../scenario/entry-labels.js'
-import { toolPlugin, type PluginHost } from '../plugins/tool-plugin.ts'
+import { toolPlugin, type PluginServices } from '../plugins/tool-plugin.ts'
 import { listenerPlugin } from '../plugins/listener-plugin.ts'
 import { importFailure, misbehave } from '../plugins/faults.ts'
 import { includeFileOf } from './include-file.ts'
@@ -18,14 +18,14 @@ function specifierOf(spec: PluginSpec): string {
 }
 
 /** The plugin object a synthetic spec stands for in one interleaving (built fresh per interleaving). */
-function syntheticPlugin(spec: Exclude<PluginSpec, { kind: 'module' }>, host: PluginHost): Plugin {
+function syntheticPlugin(spec: Exclude<PluginSpec, { kind: 'module' }>, services: PluginServices): Plugin {
   switch (spec.kind) {
-    case 'tools': return toolPlugin(spec, host)
+    case 'tools': return toolPlugin(spec, services)
     case 'listener': return listenerPlugin(spec)
     case 'fault': return {
       name: spec.id,
       async apply(ctx: Context) {
-        await misbehave(ctx, spec.fault, spec.id, host.mounted)
+        await misbehave(ctx, spec.fault, spec.id, services.mounted)
       },
     }
   }
@@ -42,7 +42,7 @@ function faultOf(spec: PluginSpec) {
  * or rethrows its load error as a fresh error with the same text; the include plugin named by package hands over the scheduled
  * Include, so the tree it mounts is scheduled too.
  */
-export function settlementOf(spec: PluginSpec, host: PluginHost, classes: ScheduledClasses): Settlement<unknown> {
+export function settlementOf(spec: PluginSpec, services: PluginServices, classes: ScheduledClasses): Settlement<unknown> {
   if (spec.kind === 'module') {
     const outcome = spec.outcome
     if (outcome.kind === 'failed') return { kind: 'value', produce: () => { throw new Error(outcome.error) } }
@@ -52,7 +52,7 @@ export function settlementOf(spec: PluginSpec, host: PluginHost, classes: Schedu
   const fault = faultOf(spec)
   if (fault === 'import-hangs') return { kind: 'never' }
   if (fault === 'import-rejects') return { kind: 'value', produce: () => { throw importFailure(spec.id) } }
-  const plugin = syntheticPlugin(spec, host)
+  const plugin = syntheticPlugin(spec, services)
   return { kind: 'value', produce: () => ({ default: plugin }) }
 }
 

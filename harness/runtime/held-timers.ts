@@ -48,8 +48,8 @@ const hook = createHook({
     if (type !== 'Timeout' && type !== 'Immediate') return
     const scope = currentScope()
     if (scope === undefined) return
-    if (type === 'Timeout') scope.host.timerCreated(resource, scope.chain)
-    else scope.host.immediateQueued()
+    if (type === 'Timeout') scope.monitor.timerCreated(resource, scope.chain)
+    else scope.monitor.immediateQueued()
   },
 })
 hook.enable()

@@ -12,7 +12,7 @@
  */
 import { fireSoon, holdTimer, timerPending, type HeldTimer } from './held-timers.ts'
 import { timerLabel } from '../space/space.ts'
-import type { SutHost } from './sut-context.ts'
+import type { SutMonitor } from './sut-context.ts'
 import { VirtualClock, type VirtualTime } from './virtual-clock.ts'
 import { realNow } from './real-clock.ts'
 
@@ -87,7 +87,7 @@ interface HeldTimerOp {
 
 type Held = HeldPromise | HeldTimerOp
 
-export class OperationPool implements SutHost {
+export class OperationPool implements SutMonitor {
   private readonly held = new Map<string, Held>()
   private readonly releasedOps: string[] = []
   private readonly releasedEnabledAt: number[] = []

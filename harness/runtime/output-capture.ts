@@ -18,7 +18,7 @@
  * prints while it is first imported are not.
  */
 import { formatWithOptions } from 'node:util'
-import { currentScope, type SutHost } from './sut-context.ts'
+import { currentScope, type SutMonitor } from './sut-context.ts'
 import { ROOT_CHAIN } from '../space/space.ts'
 
 /** One stretch of what the system printed on one stream, from one entry's code. */
@@ -58,7 +58,7 @@ let active: OutputCapture | undefined
 function route(): { kind: 'through' } | { kind: 'kept', capture: OutputCapture, chain: string } | { kind: 'dropped' } {
   const scope = currentScope()
   if (scope === undefined) return { kind: 'through' }
-  return active !== undefined && active.host === scope.host ? { kind: 'kept', capture: active, chain: scope.chain } : { kind: 'dropped' }
+  return active !== undefined && active.monitor === scope.monitor ? { kind: 'kept', capture: active, chain: scope.chain } : { kind: 'dropped' }
 }
 
 let streamsPatched = false
@@ -92,7 +92,7 @@ export class OutputCapture {
   private omitted = 0
   private readonly restore: (() => void)[] = []
 
-  constructor(readonly host: SutHost) {}
+  constructor(readonly monitor: SutMonitor) {}
 
   /** Keeps what the system's chain `chain` printed on `stream`, up to {@link MAX_CAPTURED} characters in all. */
   keep(stream: OutputChunk['stream'], chain: string, text: string): void {

@@ -1,5 +1,5 @@
 import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
-import type { PluginHost } from '../plugins/tool-plugin.ts'
+import type { PluginServices } from '../plugins/tool-plugin.ts'
 import { entryLabel } from '../scenario/entry-labels.js'
 import { watchContributions } from './contributions.ts'
 import { driveSchedule } from './drive.ts'
@@ -23,7 +23,7 @@ function recordLoadError(run: Interleaving, error: unknown): void {
 }
 
 /** What a synthetic plugin needs of the run: the base composition, a gate per batch, and who has registered. */
-function pluginHost(run: Interleaving): PluginHost {
+function pluginServices(run: Interleaving): PluginServices {
   const { pool, scenario } = run
   const mounted = run.mounted!
   return {
@@ -47,7 +47,7 @@ export async function setUp(run: Interleaving): Promise<void> {
   const mounted = inSystem(run, () => run.target.mount(root, mountOptionsOf(scenario, run.system, run.isolation.workdir)))
   run.mounted = mounted
   run.contributions = watchContributions(root)
-  const host = pluginHost(run)
+  const pluginNeeds = pluginServices(run)
   const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
   const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
   scheduleImports(root, (entryId) => {
@@ -58,7 +58,7 @@ export async function setUp(run: Interleaving): Promise<void> {
     if (stand) return pool.hold(label, { kind: 'value', produce: () => ({ default: stand }) })
     const spec = specs.get(label)
     if (!spec) return Promise.reject(new Error(`no plugin "${label}" in scenario ${scenario.name}`))
-    return pool.hold(label, settlementOf(spec, host, run.classes))
+    return pool.hold(label, settlementOf(spec, pluginNeeds, run.classes))
   })
   inSystem(run, () => root.plugin(run.classes.Loader))
   await settle(run)

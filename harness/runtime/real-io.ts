@@ -63,7 +63,7 @@ const hook = createHook({
     if (scope === undefined) return
     const opened: Opened = { type, chain: scope.chain, handle: resource as NativeHandle, thread: undefined, closed: false }
     open.set(id, opened)
-    scope.host.realIoOpened?.(opened)
+    scope.monitor.realIoOpened?.(opened)
   },
   destroy(id) {
     const opened = open.get(id)
@@ -81,7 +81,7 @@ export function threadStarted(thread: Thread): { exited(): void } {
   const opened: Opened = { type: 'WORKER', chain: scope?.chain ?? '', handle: undefined, thread, closed: false }
   if (scope !== undefined) {
     open.set(id, opened)
-    scope.host.realIoOpened?.(opened)
+    scope.monitor.realIoOpened?.(opened)
   }
   return {
     exited() {

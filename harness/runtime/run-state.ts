@@ -12,7 +12,7 @@ import { quiesce } from './quiescence.ts'
 import { ioInFlight, resourceBaseline, type ResourceBaseline } from './resources.ts'
 import { Sandbox } from './sandbox.ts'
 import { waitAtMost, type WaitControl } from './settle.ts'
-import { runInSut, type SutHost } from './sut-context.ts'
+import { runInSut, type SutMonitor } from './sut-context.ts'
 import { DroppedApplies } from './dropped-applies.ts'
 import { CrashWatch } from './crashes.ts'
 import { OutputCapture, type SystemOutput } from './output-capture.ts'
@@ -117,7 +117,7 @@ export interface Interleaving {
   readonly root: Context
   readonly pool: OperationPool
   /** What the system's code, in the interleaving's scope, reports to: the pool (timers, immediates) and the dropped `apply` promises. */
-  readonly host: SutHost
+  readonly monitor: SutMonitor
   /** Promises returned by plain-function `apply`s, which cordis does not await but the boot does. */
   readonly dropped: DroppedApplies
   readonly sandbox: Sandbox
@@ -181,7 +181,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
     },
   })
   const dropped = new DroppedApplies()
-  const host: SutHost = {
+  const monitor: SutMonitor = {
     timerCreated: (timer, chain) => pool.timerCreated(timer, chain),
     immediateQueued: () => pool.immediateQueued(),
     applyReturned: (promise, chain) => dropped.add(promise, chain),
@@ -192,7 +192,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const endedEarly = new Promise<void>((resolve, reject) => { endEarly = { crashed: resolve, failed: reject } })
   // Nothing waits for it until the phases are raced against it.
   endedEarly.catch(() => {})
-  const crashWatch = new CrashWatch(host, {
+  const crashWatch = new CrashWatch(monitor, {
     crashed: (crash) => {
       run.crash = { crash, loadErrors: [...loadErrors] }
       run.stopped = true
@@ -206,8 +206,8 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
   const baseline = resourceBaseline()
   const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
   const run: Interleaving = {
-    scenario, target, system, classes, schedule, options, deadline, root, pool, host, dropped, sandbox, loadErrors,
-    baseline, realIo, statusChanges: 0, isolation, crashWatch, output: new OutputCapture(host), stopped: false, waitedOut: false, endedEarly,
+    scenario, target, system, classes, schedule, options, deadline, root, pool, monitor, dropped, sandbox, loadErrors,
+    baseline, realIo, statusChanges: 0, isolation, crashWatch, output: new OutputCapture(monitor), stopped: false, waitedOut: false, endedEarly,
   }
   root.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
@@ -219,7 +219,7 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
 
 /** Calls into the system under test, in its scope: what it sets up is held and attributed to the base composition. */
 export function inSystem<T>(run: Interleaving, fn: () => T): T {
-  return runInSut(run.host, ROOT_CHAIN, fn)
+  return runInSut(run.monitor, ROOT_CHAIN, fn)
 }
 
 /** What the phases of an interleaving that stopped early wait on: nothing settles it, so they never go on. */

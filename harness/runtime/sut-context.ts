@@ -27,8 +27,8 @@ export interface OpenedIo {
   closed: boolean
 }
 
-/** What the system under test may ask of the interleaving it runs in. */
-export interface SutHost {
+/** What the system under test reports to, and asks of, the interleaving it runs in. */
+export interface SutMonitor {
   /** A timer (Node `Timeout`) was created by the chain's code. */
   timerCreated(timer: object, chain: string): void
   /** An immediate was queued by the system's code. */
@@ -43,7 +43,7 @@ export interface SutHost {
 
 /** The scope of one piece of the system's work. */
 export interface SutScope {
-  readonly host: SutHost
+  readonly monitor: SutMonitor
   readonly chain: string
 }
 
@@ -54,9 +54,9 @@ export function currentScope(): SutScope | undefined {
   return storage.getStore()
 }
 
-/** Runs `fn` as the system's work of `chain` in the interleaving `host`. */
-export function runInSut<T>(host: SutHost, chain: string, fn: () => T): T {
-  return storage.run({ host, chain }, fn)
+/** Runs `fn` as the system's work of `chain`, watched by the interleaving's `monitor`. */
+export function runInSut<T>(monitor: SutMonitor, chain: string, fn: () => T): T {
+  return storage.run({ monitor, chain }, fn)
 }
 
 /** Runs `fn` as loadrace's own work, outside any interleaving's scope: what it schedules is not the system's, and is never held. */
@@ -89,7 +89,7 @@ export function attributeFibersOf(FiberClass: { prototype: object }): void {
   prototype._execute = function (this: Fiber, runner: unknown) {
     const scope = storage.getStore()
     if (scope === undefined) return execute.call(this, runner)
-    return storage.run({ host: scope.host, chain: chainOfFiber(this) ?? ROOT_CHAIN }, () => execute.call(this, runner))
+    return storage.run({ monitor: scope.monitor, chain: chainOfFiber(this) ?? ROOT_CHAIN }, () => execute.call(this, runner))
   }
   wrapped.add(FiberClass)
 }

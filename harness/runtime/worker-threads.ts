@@ -25,7 +25,7 @@ const PlainWorker = workerThreads.Worker
 class SystemWorker extends PlainWorker {
   constructor(filename: string | URL, options: WorkerOptions = {}) {
     const scope = currentScope()
-    const start = scope === undefined ? undefined : scope.host.clockReading?.(scope.chain, 'Worker')
+    const start = scope === undefined ? undefined : scope.monitor.clockReading?.(scope.chain, 'Worker')
     super(filename, start === undefined ? options : { ...options, execArgv: [...options.execArgv ?? process.execArgv, '--import', clockPreload(start)] })
     if (scope === undefined) return
     const started = threadStarted(this)

@@ -43,6 +43,12 @@ describe('one vocabulary', () => {
     expect(found).toEqual([])
   })
 
+  it('retires the names that meant two things: a host is a Node runtime and locale, an output a distinct projection', () => {
+    const retired = /\b(SutHost|PluginHost|RunRecord|interface Output)\b/
+    const found = codeFiles().filter(file => file !== 'test/architecture/vocabulary.spec.ts' && retired.test(readFileSync(`${ROOT}${file}`, 'utf8')))
+    expect(found).toEqual([])
+  })
+
   it('finds an American spelling inside an identifier, and leaves names that are not loadrace\'s alone', () => {
     expect(americanSpellings('const a = minimizeSchedule(x)\nanalyze(y)\n{ serialization: "advanced" }')).toEqual([
       { line: 1, word: 'minimizeSchedule' },

@@ -1,4 +1,4 @@
-import type { Runner, RunRecord } from '../../harness/runners/runner.ts'
+import type { Runner, InterleavingRecord } from '../../harness/runners/runner.ts'
 import { loadScenario } from '../../harness/scenario/load.ts'
 import type { Scenario } from '../../harness/scenario/scenario.ts'
 import { fixtureDir } from './fixture-dirs.ts'
@@ -49,7 +49,7 @@ export async function killerScenario(): Promise<Scenario> {
 }
 
 /** The process a witness record ran in, and the time zone it saw. */
-export function whereRan(record: Pick<RunRecord, 'tools'>): { pid: number, zone: string } {
+export function whereRan(record: Pick<InterleavingRecord, 'tools'>): { pid: number, zone: string } {
   const tool = record.tools.find(name => name.startsWith('pid_'))
   const match = /^pid_(\d+)_(.*)$/.exec(tool ?? '')
   if (!match) throw new Error(`no witness tool among ${record.tools.join(', ')}`)
@@ -59,8 +59,8 @@ export function whereRan(record: Pick<RunRecord, 'tools'>): { pid: number, zone:
 export { alive } from './real-io-fixtures.ts'
 
 /** Every record of `runAll`, in completion order. */
-export async function runAllOf(runner: Runner, scenario: Scenario, schedules: readonly (readonly string[])[]): Promise<RunRecord[]> {
-  const records: RunRecord[] = []
+export async function runAllOf(runner: Runner, scenario: Scenario, schedules: readonly (readonly string[])[]): Promise<InterleavingRecord[]> {
+  const records: InterleavingRecord[] = []
   await runner.runAll(scenario, schedules, record => { records.push(record) })
   return records
 }

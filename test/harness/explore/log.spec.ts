@@ -3,12 +3,12 @@ import { ExplorationLog } from '../../../harness/explore/log.ts'
 import { parseOrderKey } from '../../../harness/explore/order-key.ts'
 import { RealisedOrders } from '../../../harness/space/coverage.ts'
 import { spaceOf } from '../../../harness/space/space.ts'
-import type { RunRecord } from '../../../harness/runners/runner.ts'
+import type { InterleavingRecord } from '../../../harness/runners/runner.ts'
 
 const SPACE = spaceOf([{ id: 'a', batches: 1 }, { id: 'b', batches: 2 }])
 
 /** A run at plan position `index` with effective order `schedule` (every operation requested at once) and output `hash`. */
-function run(index: number, schedule: string[], hash: string, json: string | undefined = `{"${hash}":true}`): RunRecord {
+function run(index: number, schedule: string[], hash: string, json: string | undefined = `{"${hash}":true}`): InterleavingRecord {
   return { index, schedule, enabledAt: schedule.map(() => 0), unreached: [], hash, outcome: 'completed', tools: [], stuck: null, json }
 }
 

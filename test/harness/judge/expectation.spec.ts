@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Exploration, OutputGroup } from '../../../harness/explore/exploration.ts'
 import { expectationProblems } from '../../../harness/judge/expectation.ts'
 import { projectWithBytes, type InactiveEntry, type ProjectionInput } from '../../../harness/projection/projection.ts'
-import type { RunRecord } from '../../../harness/runners/runner.ts'
+import type { InterleavingRecord } from '../../../harness/runners/runner.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import type { Observation } from '../../../harness/targets/target.ts'
@@ -42,7 +42,7 @@ function observed(tools: string[], turnErrors: string[] = []): Observation {
 /** One distinct output: `count` interleavings, the first of which released `schedule`. */
 function output(input: ProjectionInput, count: number, schedule: string[], index = 0): OutputGroup {
   const { projection, json, hash } = projectWithBytes(input)
-  const first: RunRecord = { index, schedule, enabledAt: schedule.map(() => 0), unreached: [], hash, outcome: projection.outcome, tools: (projection.header as { tools?: { name: string }[] } | null)?.tools?.map(tool => tool.name) ?? [], stuck: projection.stuck }
+  const first: InterleavingRecord = { index, schedule, enabledAt: schedule.map(() => 0), unreached: [], hash, outcome: projection.outcome, tools: (projection.header as { tools?: { name: string }[] } | null)?.tools?.map(tool => tool.name) ?? [], stuck: projection.stuck }
   return { hash, count, first, json }
 }
 

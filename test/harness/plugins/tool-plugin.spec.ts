@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import { batchLabel, toolPlugin, type PluginHost } from '../../../harness/plugins/tool-plugin.ts'
+import { batchLabel, toolPlugin, type PluginServices } from '../../../harness/plugins/tool-plugin.ts'
 import type { ToolSpec, ToolsPluginSpec } from '../../../harness/scenario/scenario.ts'
 import { opLabel } from '../../../harness/space/space.ts'
 import { ToolRegistry } from '../../../src/tools/registry.ts'
@@ -17,7 +17,7 @@ function plugin(id: string, batches: string[][], extra: Partial<ToolsPluginSpec>
 async function gatedHost() {
   const { root, mounted } = await registryRoot()
   const waiting = new Map<string, () => void>()
-  const host: PluginHost = {
+  const host: PluginServices = {
     mounted,
     gate: label => new Promise(resolve => { waiting.set(label, resolve) }),
     hasRegistered: (ctx: Context, id: string) => ctx.tools.records().some(record => record.owner === id),

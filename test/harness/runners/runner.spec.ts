@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inProcessRunner, replayableSchedule, type RunRecord } from '../../../harness/runners/runner.ts'
+import { inProcessRunner, replayableSchedule, type InterleavingRecord } from '../../../harness/runners/runner.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
@@ -24,7 +24,7 @@ describe('a replayable schedule', () => {
 describe('the in-process runner', () => {
   it('runs every schedule, reporting each with its position, and the bytes of each output once', async () => {
     const runner = inProcessRunner()
-    const records: RunRecord[] = []
+    const records: InterleavingRecord[] = []
     await runner.runAll(racing, [['a', 'b'], ['b', 'a'], ['a', 'b']], record => { records.push(record) })
     expect(records.map(record => [record.index, record.schedule.join(','), record.tools.join(','), record.outcome])).toEqual([
       [0, 'a,b', 'a,b', 'completed'],
@@ -39,7 +39,7 @@ describe('the in-process runner', () => {
 
   it('starts no schedule once its signal is aborted', async () => {
     const controller = new AbortController()
-    const records: RunRecord[] = []
+    const records: InterleavingRecord[] = []
     await inProcessRunner().runAll(racing, [['a', 'b'], ['b', 'a']], (record) => {
       records.push(record)
       controller.abort()

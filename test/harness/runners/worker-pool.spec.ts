@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { loadScenario } from '../../../harness/scenario/load.ts'
 import type { Schedule } from '../../../harness/space/space.ts'
 import { planFor } from '../../../harness/explore/plan.ts'
-import type { RunRecord, Runner } from '../../../harness/runners/runner.ts'
+import type { InterleavingRecord, Runner } from '../../../harness/runners/runner.ts'
 import { TASKS_PER_WORKER, workerPool } from '../../../harness/runners/worker-pool.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
@@ -32,8 +32,8 @@ async function plan(count: number, seed: string, file = FILE): Promise<{ scenari
   return { scenario, schedules: [...schedules] }
 }
 
-function collect(runner: Runner, scenario: Awaited<ReturnType<typeof loadScenario>>, schedules: readonly Schedule[], signal?: AbortSignal, onEach?: (record: RunRecord) => void): Promise<RunRecord[]> {
-  const records: RunRecord[] = []
+function collect(runner: Runner, scenario: Awaited<ReturnType<typeof loadScenario>>, schedules: readonly Schedule[], signal?: AbortSignal, onEach?: (record: InterleavingRecord) => void): Promise<InterleavingRecord[]> {
+  const records: InterleavingRecord[] = []
   return runner.runAll(scenario, schedules, (record) => {
     records.push(record)
     onEach?.(record)

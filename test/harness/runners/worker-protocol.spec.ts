@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runRecord } from '../../../harness/runners/runner.ts'
+import { interleavingRecord } from '../../../harness/runners/runner.ts'
 import type { WorkerJob, WorkerReply } from '../../../harness/runners/worker-protocol.ts'
 import type { Scenario } from '../../../harness/scenario/scenario.ts'
 import { removeFixtureDirs } from '../../support/fixture-dirs.ts'
@@ -18,7 +18,7 @@ describe('the worker protocol', () => {
   it('carries a job, and a reply with the full record of a real run, unchanged', async () => {
     const job: WorkerJob = { id: 3, batch: 1, alwaysJson: true, file: scenario.file, scenario: scenario.name, variant: scenario.variant, target: scenario.target, schedule: ['other', 'where'], index: 0 }
     expect(structuredClone(job)).toStrictEqual(job)
-    const record = await runRecord(scenario, job.schedule, job.index)
+    const record = await interleavingRecord(scenario, job.schedule, job.index)
     const replies: WorkerReply[] = [{ kind: 'record', id: job.id, record }, { kind: 'failed', id: job.id, message: 'boom' }]
     for (const reply of replies) expect(structuredClone(reply)).toStrictEqual(reply)
   })
