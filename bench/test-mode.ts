@@ -2,11 +2,13 @@
  * What `loadrace test` costs. Two figures, each measured side by side in one
  * run:
  *
- * - the preload's cost per process: the fixture application
- *   (test/fixtures/suite-app) booting its tied configuration with the preload
- *   in `NODE_OPTIONS` and a row to follow, against the same process without
- *   it, timed by tinybench in rotated rounds on the wall clock (a child
- *   process's time is wall time);
+ * - the preload's cost: one test as its suite runs it (dsh's `text-turn`
+ *   snapshot test, or a test of the fixture suite), every process it starts
+ *   with the preload in `NODE_OPTIONS` and a row to follow, against the same
+ *   command without it; and the same for one bare process boot (the fixture
+ *   application booting its tied configuration, on Node 22 and on Node 20) —
+ *   timed by tinybench in rotated rounds on the wall clock (a child process's
+ *   time is wall time);
  * - the tier's cost: a test command under `loadrace test` with its default
  *   plan (the reference run, one run per row, every rerun alone), against one
  *   plain run of the same command — dsh 0.1.1-rc.2's snapshot tier in the
@@ -14,13 +16,13 @@
  *   with `--quick` or when the workspace is not built.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Bench } from 'tinybench'
 import { node22Binary } from '../harness/hosts/host.ts'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE } from '../harness/preload/protocol.js'
+import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord } from '../harness/preload/protocol.js'
 import type { SuiteReport } from '../harness/suite/report.ts'
 import { nodeOptionsWithPreload } from '../harness/suite/suite-run.ts'
 import type { TestModeFigures } from './figures.ts'
@@ -31,32 +33,105 @@ const APP = join(ROOT, 'test/fixtures/suite-app')
 const BIN = join(ROOT, 'bin/loadrace.js')
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 
+/** Whether `.ci/build-dsh` has built dsh's workspace. */
+function workspaceBuilt(): boolean {
+  return existsSync(join(ROOT, 'build/dsh/.stamp'))
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** The fixture app booting its tied configuration on `node`, with or without the preload; throws when it fails. */
-function bootApp(node: string, env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(node, [join(APP, 'app.mjs'), join(APP, 'configs/tie.cordis.yml')], { cwd: APP, env, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`the fixture app failed: ${result.stderr}`)
+/** A command timed with the preload (following `rows`) and without it. */
+interface PreloadSubject {
+  command: string
+  node: string
+  cwd: string
+  argv: string[]
+  env: NodeJS.ProcessEnv
+  /** The row each configuration follows; absent: taken from a reference run of the command (each configuration's realised order, reversed). */
+  rows?: Record<string, string[]>
 }
 
-/** The preload's cost per process: median over rounds of (with preload) / (without), each round timing both. */
-export async function measurePreload(node: string, options: { rounds: number, msPerRound: number }): Promise<TestModeFigures['preload']> {
+/** Runs `subject` once with `env` added; throws when it fails. */
+function runSubject(subject: PreloadSubject, env: NodeJS.ProcessEnv): void {
+  const result = spawnSync(subject.node, subject.argv, { cwd: subject.cwd, env: { ...subject.env, ...env }, encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`${subject.command} failed (exit ${result.status}): ${result.stderr.slice(-2_000)}`)
+}
+
+/** Each configuration's realised order in a reference run of `subject`, reversed: a row every process of the command follows. */
+function reversedReferenceRows(subject: PreloadSubject, folder: string): Record<string, string[]> {
+  const records = join(folder, 'reference-records')
+  mkdirSync(records)
+  const schedule = join(folder, 'reference.json')
+  writeFileSync(schedule, JSON.stringify({ mode: 'reference', project: subject.cwd, rows: {} }))
+  runSubject(subject, { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records })
+  const rows: Record<string, string[]> = {}
+  for (const name of readdirSync(records)) {
+    const record = JSON.parse(readFileSync(join(records, name), 'utf8')) as ProcessRecord
+    if (record.configuration !== null && record.released.length > 1) rows[record.configuration] = [...record.released].reverse()
+  }
+  if (Object.keys(rows).length === 0) throw new Error(`${subject.command} booted no cordis loader the preload saw`)
+  return rows
+}
+
+/** The fixture app booting its tied configuration on `node`: one bare process. */
+export function bootSubject(node: string): PreloadSubject {
+  return {
+    command: 'node test/fixtures/suite-app/app.mjs configs/tie.cordis.yml',
+    node,
+    cwd: APP,
+    argv: [join(APP, 'app.mjs'), join(APP, 'configs/tie.cordis.yml')],
+    env: process.env,
+    rows: { 'configs/tie.cordis.yml': ['prompt', 'beta', 'alpha', 'delta', 'gamma'] },
+  }
+}
+
+/**
+ * One test as its suite runs it, every process of it preloaded: dsh
+ * 0.1.1-rc.2's `text-turn` snapshot test on Node 22 in the built workspace
+ * (vitest, the application it spawns), or with `quick` or no workspace the
+ * fixture suite's "has every tool when it answers".
+ */
+export function testSubject(node22: string, quick: boolean): PreloadSubject {
+  if (!quick && workspaceBuilt()) {
+    return {
+      command: 'vitest run --config vitest.snapshot.config.ts examples/acp-agent/tests/acp.snapshot.ts -t "snapshot: text-turn matches" (dsh 0.1.1-rc.2, Node 22)',
+      node: node22,
+      cwd: WORKSPACE,
+      argv: ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.snapshot.config.ts', 'examples/acp-agent/tests/acp.snapshot.ts', '-t', 'snapshot: text-turn matches'],
+      env: { ...process.env, PATH: `${dirname(node22)}:${process.env.PATH ?? ''}` },
+    }
+  }
+  return {
+    command: 'vitest run -t "has every tool when it answers" (test/fixtures/suite-app, Node 22)',
+    node: node22,
+    cwd: APP,
+    argv: [VITEST, 'run', '--config', 'vitest.config.mjs', '-t', 'has every tool when it answers'],
+    env: { ...process.env, PATH: `${dirname(node22)}:${process.env.PATH ?? ''}` },
+  }
+}
+
+/**
+ * The preload's cost: `subject` with the preload following a row against the
+ * same command without it, median over rounds of (with) / (without), each
+ * round timing both (in alternating order) on the wall clock.
+ */
+export async function measurePreload(subject: PreloadSubject, options: { rounds: number, msPerRound: number, iterations: number }): Promise<TestModeFigures['preload']> {
   const folder = mkdtempSync(join(tmpdir(), 'loadrace-bench-preload-'))
   try {
     const records = join(folder, 'records')
     mkdirSync(records)
     const schedule = join(folder, 'schedule.json')
-    writeFileSync(schedule, JSON.stringify({ mode: 'row', project: APP, rows: { 'configs/tie.cordis.yml': ['prompt', 'beta', 'alpha', 'delta', 'gamma'] } }))
-    const plain = { ...process.env, NODE_OPTIONS: '' }
-    const preloaded = { ...process.env, NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records }
-    const tasks = [['without the preload', () => bootApp(node, plain)], ['with the preload', () => bootApp(node, preloaded)]] as const
+    writeFileSync(schedule, JSON.stringify({ mode: 'row', project: subject.cwd, rows: subject.rows ?? reversedReferenceRows(subject, folder) }))
+    const plain = { NODE_OPTIONS: '' }
+    const preloaded = { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records }
+    const tasks = [['without the preload', () => runSubject(subject, plain)], ['with the preload', () => runSubject(subject, preloaded)]] as const
     const perRound: [number[], number[]] = [[], []]
     for (let round = 0; round < options.rounds; round++) {
-      const bench = new Bench({ time: options.msPerRound, iterations: 5, warmup: round === 0 })
+      const bench = new Bench({ time: options.msPerRound, iterations: options.iterations, warmup: round === 0 })
       const order = round % 2 === 0 ? [0, 1] : [1, 0]
       for (const index of order) bench.add(tasks[index]![0], tasks[index]![1])
       await bench.run()
@@ -67,8 +142,8 @@ export async function measurePreload(node: string, options: { rounds: number, ms
       }
     }
     return {
-      command: 'node test/fixtures/suite-app/app.mjs configs/tie.cordis.yml',
-      node: spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+      command: subject.command,
+      node: spawnSync(subject.node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
       withoutMs: median(perRound[0]),
       withMs: median(perRound[1]),
       ratio: median(perRound[1].map((cost, round) => cost / perRound[0][round]!)),
@@ -89,7 +164,7 @@ interface Tier {
 /** dsh's snapshot tier when the workspace is built (and not `quick`), else the fixture's suite. */
 function tierOf(quick: boolean): Tier {
   const node22 = node22Binary()
-  if (!quick && node22 !== undefined && (() => { try { readFileSync(join(ROOT, 'build/dsh/.stamp')); return true } catch { return false } })()) {
+  if (!quick && node22 !== undefined && workspaceBuilt()) {
     const shim = mkdtempSync(join(tmpdir(), 'loadrace-bench-node22-'))
     spawnSync('ln', ['-s', node22, join(shim, 'node')])
     return {
