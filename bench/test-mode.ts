@@ -131,7 +131,7 @@ export async function measurePreload(subject: PreloadSubject, options: { rounds:
     const tasks = [['without the preload', () => runSubject(subject, plain)], ['with the preload', () => runSubject(subject, preloaded)]] as const
     const perRound: [number[], number[]] = [[], []]
     for (let round = 0; round < options.rounds; round++) {
-      const bench = new Bench({ time: options.msPerRound, iterations: options.iterations, warmup: round === 0 })
+      const bench = new Bench({ time: options.msPerRound, iterations: options.iterations, warmup: round === 0, warmupIterations: options.iterations, warmupTime: 0 })
       const order = round % 2 === 0 ? [0, 1] : [1, 0]
       for (const index of order) bench.add(tasks[index]![0], tasks[index]![1])
       await bench.run()
