@@ -61,7 +61,7 @@ export function orderOnlyEvidence(reruns: OrderOnlyReruns): string {
   if (reruns.timedOut === true) return `evidence: of ${runs}, one ran into the timeout: no evidence either way`
   if (reruns.agree && reruns.controlledAfter !== undefined) {
     return `evidence: ${runs} agree (${reruns.hashes[0]}), and a controlled run after them gives the same bytes: `
-      + 'the system\'s bytes changed from one run to the next (state carried between runs), not by loadrace\'s doing'
+      + 'the system\'s bytes changed from one run to the next and then held (state carried between runs in one process, or a rare event outside the load order), no sign of loadrace\'s doing'
   }
   return `evidence: ${runs} varied too (${reruns.hashes.join(', ')}): the system varies either way, not by loadrace's doing`
 }
