@@ -33,6 +33,11 @@ const APP = join(ROOT, 'test/fixtures/suite-app')
 const BIN = join(ROOT, 'bin/loadrace.js')
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 
+/** This process's environment with `node` (a binary named `node`) first on `PATH`, so a command's `node` is that one. */
+function withNodeFirst(node: string): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` }
+}
+
 /** Whether `.ci/build-dsh` has built dsh's workspace. */
 function workspaceBuilt(): boolean {
   return existsSync(join(ROOT, 'build/dsh/.stamp'))
@@ -102,7 +107,7 @@ export function testSubject(node22: string, quick: boolean): PreloadSubject {
       node: node22,
       cwd: WORKSPACE,
       argv: ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.snapshot.config.ts', 'examples/acp-agent/tests/acp.snapshot.ts', '-t', 'snapshot: text-turn matches'],
-      env: { ...process.env, PATH: `${dirname(node22)}:${process.env.PATH ?? ''}` },
+      env: withNodeFirst(node22),
     }
   }
   return {
@@ -110,7 +115,7 @@ export function testSubject(node22: string, quick: boolean): PreloadSubject {
     node: node22,
     cwd: APP,
     argv: [VITEST, 'run', '--config', 'vitest.config.mjs', '-t', 'has every tool when it answers'],
-    env: { ...process.env, PATH: `${dirname(node22)}:${process.env.PATH ?? ''}` },
+    env: withNodeFirst(node22),
   }
 }
 
@@ -165,13 +170,11 @@ interface Tier {
 function tierOf(quick: boolean): Tier {
   const node22 = node22Binary()
   if (!quick && node22 !== undefined && workspaceBuilt()) {
-    const shim = mkdtempSync(join(tmpdir(), 'loadrace-bench-node22-'))
-    spawnSync('ln', ['-s', node22, join(shim, 'node')])
     return {
       name: 'dsh 0.1.1-rc.2 snapshot tier (examples/acp-agent, headless-agent, jsonrpc-agent), Node 22',
       cwd: WORKSPACE,
       command: ['node', 'node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.snapshot.config.ts', 'examples/acp-agent', 'examples/headless-agent', 'examples/jsonrpc-agent'],
-      env: { ...process.env, PATH: `${shim}:${process.env.PATH ?? ''}` },
+      env: withNodeFirst(node22),
     }
   }
   return { name: 'the fixture application\'s suite (test/fixtures/suite-app)', cwd: APP, command: [process.execPath, VITEST, 'run', '--config', 'vitest.config.mjs'], env: process.env }

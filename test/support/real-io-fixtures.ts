@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll } from 'vitest'
+import { loadScenario } from '../../harness/scenario/load.ts'
+import type { Scenario } from '../../harness/scenario/scenario.ts'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from './fixture-dirs.ts'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/real-io/', import.meta.url))
@@ -33,6 +35,16 @@ ${rivals(rivalCount)}expect:
   outcome: completed
   deterministic: true
 `)
+}
+
+/** A spec's one loaded scenario over fixture plugin `plugin` (see `realIoScenario`): written and loaded before its tests, its folder removed after. */
+export function loadedRealIoScenario(name: string, plugin: string): () => Scenario {
+  let scenario: Scenario | undefined
+  beforeAll(async () => {
+    scenario = await loadScenario(await realIoScenario(await fixtureDir(), name, plugin))
+  })
+  afterAll(removeFixtureDirs)
+  return () => scenario!
 }
 
 /** Whether process `pid` still exists (a zombie counts). */

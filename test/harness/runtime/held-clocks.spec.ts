@@ -5,16 +5,13 @@
  * code and in a worker thread it starts, so a tool description built from them
  * is byte-identical across interleavings and reruns.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/scenario.ts'
+import { describe, expect, it } from 'vitest'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { EPOCH_MS } from '../../../harness/runtime/held-clocks.js'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
-import { realIoScenario } from '../../support/real-io-fixtures.ts'
+import { loadedRealIoScenario } from '../../support/real-io-fixtures.ts'
 
 interface Readings {
   dateNow: number
@@ -37,17 +34,11 @@ function findString(value: unknown, prefix: string): string | undefined {
   return undefined
 }
 
-let dir: FixtureDir
-let scenario: Scenario
-beforeAll(async () => {
-  dir = await fixtureDir()
-  scenario = await loadScenario(await realIoScenario(dir, 'clocks', 'clock-reader'))
-})
-afterAll(removeFixtureDirs)
+const scenarioOf = loadedRealIoScenario('clocks', 'clock-reader')
 
 /** The clocks' description of one interleaving. */
 async function descriptionOf(schedule: string[]): Promise<string> {
-  const result = await runInterleaving(scenario, referenceTarget, schedule)
+  const result = await runInterleaving(scenarioOf(), referenceTarget, schedule)
   expect(result.projection.outcome).toBe('completed')
   const description = findString(JSON.parse(result.json), '{"main"')
   expect(description).toBeDefined()
@@ -77,7 +68,7 @@ describe('every clock the system reads is held', () => {
   })
 
   it('the sweep finds it deterministic', async () => {
-    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
+    const report = await sweepScenario(scenarioOf(), { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
   })
 

@@ -3,27 +3,18 @@
  * reading `Error.stackTraceLimit` or the frames of an error it made sees what
  * it sees without loadrace, and the sweep finds that deterministic.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadScenario } from '../../../harness/scenario/load.ts'
-import type { Scenario } from '../../../harness/scenario/scenario.ts'
+import { describe, expect, it } from 'vitest'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { referenceTarget } from '../../../harness/targets/reference.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
-import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
-import { realIoScenario } from '../../support/real-io-fixtures.ts'
+import { loadedRealIoScenario } from '../../support/real-io-fixtures.ts'
 
-let dir: FixtureDir
-let scenario: Scenario
-beforeAll(async () => {
-  dir = await fixtureDir()
-  scenario = await loadScenario(await realIoScenario(dir, 'stacks', 'stack-reader'))
-})
-afterAll(removeFixtureDirs)
+const scenarioOf = loadedRealIoScenario('stacks', 'stack-reader')
 
 /** What the plugin saw in one interleaving: the limit and the names of its own frames. */
 async function seen(schedule: string[]): Promise<{ limit: number, frames: string[] }> {
-  const result = await runInterleaving(scenario, referenceTarget, schedule)
+  const result = await runInterleaving(scenarioOf(), referenceTarget, schedule)
   expect(result.projection.outcome).toBe('completed')
   const match = /\{\\"limit\\":\d+,\\"frames\\":\[[^\]]*\]\}/.exec(result.json)
   expect(match).not.toBeNull()
@@ -41,7 +32,7 @@ describe('stack traces in an interleaving', () => {
   })
 
   it('the sweep finds it deterministic', async () => {
-    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
+    const report = await sweepScenario(scenarioOf(), { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
     expect(report).toMatchObject({ verdict: 'deterministic', outcome: 'completed', passed: true })
   })
 })
