@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatShard, type Shard } from '../settings/shard.ts'
 import { formatGuarantee, STRATEGY_NAMES } from '../strategies/index.ts'
-import { planConfigurations, realisedGuarantee } from './plan.ts'
+import { planConfigurations, planRows, realisedGuarantee } from './plan.ts'
 import { testKey } from './results.ts'
 import type { SuiteReport } from './report.ts'
 import { TEST_VERDICTS, verdictOfResults, type RunStatus, type TestFinding, type TestVerdict } from './verdict.ts'
@@ -92,7 +92,7 @@ export function mergeSuiteShards(shards: readonly { dir: string, report: SuiteRe
   })
   const strategy = STRATEGY_NAMES.find(name => name === first.report.options.strategy) ?? 'cover'
   const plans = planConfigurations(reference.processes, { ...first.report.options, strategy })
-  const records = schedules.flatMap(run => run.processes)
+  const records = indexed.flatMap(shard => shard.report.runs[0]!.processes).concat(schedules.flatMap(run => run.processes))
   const counts = Object.fromEntries(TEST_VERDICTS.map(verdict => [verdict, tests.filter(test => test.verdict === verdict).length])) as Record<TestVerdict, number>
   const { shard: _shard, ...options } = first.report.options
   return {
@@ -108,7 +108,8 @@ export function mergeSuiteShards(shards: readonly { dir: string, report: SuiteRe
     configurations: plans.map(plan => ({
       configuration: plan.configuration,
       entries: plan.entries,
-      rows: plan.rows.length,
+      rows: planRows(plan),
+      fromReference: plan.reference !== undefined,
       processes: plan.processes,
       guarantee: formatGuarantee(realisedGuarantee(plan, schedules.length, records)),
     })),

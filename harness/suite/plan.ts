@@ -1,7 +1,7 @@
 import type { ProcessRecord } from '../preload/protocol.js'
 import { RealisedOrders } from '../space/coverage.ts'
 import { deriveSeed } from '../space/random.ts'
-import type { Schedule, Space } from '../space/space.ts'
+import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import { strategies, type Guarantee, type StrategyName } from '../strategies/index.ts'
 import { upTo } from '../strategies/strategy.ts'
 
@@ -13,6 +13,14 @@ import { upTo } from '../strategies/strategy.ts'
  * strategies `sweep` uses; run k of the command gives every process that
  * boots configuration C the k-th row of C's plan (a configuration with fewer
  * rows starts over).
+ *
+ * The reference run is a load order too. When every process that booted C
+ * in it released C's entries in one and the same order, that order is the
+ * plan's first row: the strategy's rows are relabelled (entry for entry) so
+ * that its first row is the reference's order, which every ordering
+ * guarantee survives (a covering array stays a covering array under a
+ * renaming of its symbols), and the runs of the command give the rows after
+ * it. A plan of budget b then costs the reference run and b − 1 runs.
  */
 
 /** The knobs a plan is made with. */
@@ -30,9 +38,13 @@ export interface ConfigurationPlan {
   /** The loader entries whose imports are decision points, in the order the reference run first requested them. */
   readonly entries: readonly string[]
   readonly space: Space
+  /** The rows the runs after the reference give, in order. */
   readonly rows: readonly Schedule[]
+  /** The order every process of the reference run released the entries in, counted as the plan's first row; undefined when its processes disagreed (then every row is a run's). */
+  readonly reference?: Schedule
   /** How many processes of the reference run booted it. */
   readonly processes: number
+  /** What the plan claims once the reference run and `explored` runs after it ran. */
   readonly guarantee: (explored: number) => Guarantee
 }
 
@@ -49,8 +61,28 @@ export function discoveredConfigurations(records: readonly Pick<ProcessRecord, '
   return new Map([...configurations].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
 
+/**
+ * The one order in which every process of `configuration` released all of
+ * `entries`, or undefined when they released different orders or not every
+ * entry.
+ */
+export function referenceOrder(records: readonly Pick<ProcessRecord, 'configuration' | 'released'>[], configuration: string, entries: readonly string[]): Schedule | undefined {
+  const released = records.filter(record => record.configuration === configuration).map(record => record.released)
+  const [first] = released
+  if (first === undefined || first.length !== entries.length || new Set(first).size !== entries.length || !first.every(label => entries.includes(label))) return undefined
+  return released.every(order => scheduleKey(order) === scheduleKey(first)) ? first : undefined
+}
+
+/** `rows` with every entry renamed so that the first row reads `first` (each row a permutation of the same entries). */
+export function relabelled(rows: readonly Schedule[], first: Schedule): Schedule[] {
+  const [lead] = rows
+  if (lead === undefined) return []
+  const rename = new Map(lead.map((label, i) => [label, first[i]!]))
+  return rows.map(row => row.map(label => rename.get(label) ?? label))
+}
+
 /** The plan of every configuration the reference run booted. */
-export function planConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested'>[], settings: PlanSettings): ConfigurationPlan[] {
+export function planConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[], settings: PlanSettings): ConfigurationPlan[] {
   return [...discoveredConfigurations(records)].map(([configuration, { entries, processes }]) => {
     const space: Space = { chains: entries.map(entry => ({ plugin: entry, ops: [entry] })) }
     const plan = strategies[settings.strategy].plan(space, {
@@ -59,24 +91,36 @@ export function planConfigurations(records: readonly Pick<ProcessRecord, 'config
       depth: settings.depth,
       strength: settings.strength,
     })
-    const rows = [...upTo(plan.schedules, settings.budget)]
-    return { configuration, entries, space, rows, processes, guarantee: explored => plan.guarantee(explored, explored >= rows.length) }
+    const planned = [...upTo(plan.schedules, settings.budget)]
+    const reference = referenceOrder(records, configuration, entries)
+    const counted = reference === undefined ? 0 : 1
+    const rows = reference === undefined ? planned : relabelled(planned, reference).slice(1)
+    return {
+      configuration, entries, space, rows, processes,
+      ...reference === undefined ? {} : { reference },
+      guarantee: explored => plan.guarantee(explored + counted, explored + counted >= planned.length),
+    }
   })
 }
 
-/** How many runs of the command the plans need: the most rows of any configuration. */
+/** How many runs after the reference the plans need: the most rows of any configuration. */
 export function runsNeeded(plans: readonly ConfigurationPlan[]): number {
   return Math.max(0, ...plans.map(plan => plan.rows.length))
 }
 
-/** The row each configuration gets in run `k` (0-based). */
+/** The row each configuration gets in run `k` (0-based, after the reference); one with fewer rows starts over, from the reference's order when that counted. */
 export function rowsOfRun(plans: readonly ConfigurationPlan[], k: number): Record<string, Schedule> {
-  return Object.fromEntries(plans.filter(plan => plan.rows.length > 0).map(plan => [plan.configuration, plan.rows[k % plan.rows.length] as Schedule]))
+  return Object.fromEntries(plans.flatMap((plan) => {
+    const cycle = plan.reference === undefined ? plan.rows : [plan.reference, ...plan.rows]
+    const offset = plan.reference === undefined ? 0 : 1
+    return cycle.length === 0 ? [] : [[plan.configuration, cycle[(k + offset) % cycle.length] as Schedule]]
+  }))
 }
 
 /**
  * What the runs proved for one configuration: the plan's claim, kept for a
- * t-way claim only when the realised orders of its processes hold every
+ * t-way claim only when the realised orders of its processes (the reference
+ * run's among them) hold every
  * relative order the system allows (an entry only ever requested after
  * another was released is taken to depend on it).
  */
@@ -91,4 +135,9 @@ export function realisedGuarantee(plan: ConfigurationPlan, explored: number, rec
     realised.add(record.released, record.released.map(label => enabled.get(label) ?? 0))
   }
   return realised.complete() ? claimed : { kind: 'sampled' }
+}
+
+/** How many rows the plan has in all: the runs' rows, and the reference's order when it counted. */
+export function planRows(plan: Pick<ConfigurationPlan, 'rows' | 'reference'>): number {
+  return plan.rows.length + (plan.reference === undefined ? 0 : 1)
 }

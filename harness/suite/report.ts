@@ -31,7 +31,7 @@ export interface SuiteReport {
   readonly cwd: string
   readonly options: { strategy: string, budget: number, seed: string, strength: number, reruns: number, shard?: string }
   readonly summary: Readonly<Record<TestVerdict, number>> & { tests: number, runs: number, reruns: number, durationMs: number }
-  readonly configurations: readonly { configuration: string, entries: readonly string[], rows: number, processes: number, guarantee: string }[]
+  readonly configurations: readonly { configuration: string, entries: readonly string[], rows: number, fromReference?: boolean, processes: number, guarantee: string }[]
   readonly tests: readonly (TestFinding & { replay?: string })[]
   readonly runs: readonly SuiteReportRun[]
   readonly processNotes: readonly ProcessNote[]
@@ -81,6 +81,11 @@ export function suiteReport(outcome: SuiteOutcome, command: TestCommand, cwd: st
 }
 
 /** `file › name`. */
+/** A plan's row count, saying when the first row was the reference run's own order. */
+function rowsText(plan: { rows: number, fromReference?: boolean }): string {
+  return plan.fromReference === true ? `${plan.rows} (the first: the reference run's order)` : String(plan.rows)
+}
+
 function title(test: { file: string, name: string }): string {
   return test.file === '' ? test.name : `${test.file} › ${test.name}`
 }
@@ -122,7 +127,7 @@ export function renderSuiteMarkdown(report: SuiteReport): string {
     '',
     '| configuration | entries | rows | processes | guarantee |',
     '| --- | --- | --- | --- | --- |',
-    ...report.configurations.map(c => `| ${markdownCode(c.configuration, { inTable: true })} | ${c.entries.length} | ${c.rows} | ${c.processes} | ${c.guarantee} |`),
+    ...report.configurations.map(c => `| ${markdownCode(c.configuration, { inTable: true })} | ${c.entries.length} | ${rowsText(c)} | ${c.processes} | ${c.guarantee} |`),
     '',
   ]
   const findings = report.tests.filter(test => test.verdict !== 'holds' && test.verdict !== 'skipped')
@@ -169,7 +174,7 @@ export function renderSuiteHtml(report: SuiteReport): string {
 <p><code>${h(report.command.join(' '))}</code>: ${report.summary.tests} tests, ${report.summary.runs} runs, ${report.summary.reruns} reruns alone.</p>
 <p>${TEST_VERDICTS.map(verdict => `${h(verdict)}: ${report.summary[verdict]}`).join(' · ')}</p>
 <h2>Configurations</h2>
-<table><tr><th>configuration</th><th>entries</th><th>rows</th><th>guarantee</th></tr>${report.configurations.map(c => `<tr><td><code>${h(c.configuration)}</code></td><td>${c.entries.length}</td><td>${c.rows}</td><td>${h(c.guarantee)}</td></tr>`).join('')}</table>
+<table><tr><th>configuration</th><th>entries</th><th>rows</th><th>guarantee</th></tr>${report.configurations.map(c => `<tr><td><code>${h(c.configuration)}</code></td><td>${c.entries.length}</td><td>${h(rowsText(c))}</td><td>${h(c.guarantee)}</td></tr>`).join('')}</table>
 <h2>Tests</h2>
 <table><tr><th>test</th><th>verdict</th><th>details</th></tr>${rows.join('\n')}</table>
 </body></html>
@@ -192,7 +197,7 @@ export function suiteSummary(report: SuiteReport, written: readonly string[]): s
   const lines = [
     '',
     `${s.tests} tests: ${s.holds} hold, ${s['pins-one']} pins-one, ${s.fails} fail, ${s.flaky} flaky, ${s.skipped} skipped · ${s.runs} runs of the command, ${s.reruns} reruns alone, ${(s.durationMs / 1000).toFixed(0)} s`,
-    ...report.configurations.map(c => `  ${c.configuration}: ${c.entries.length} entries, ${c.rows} rows, ${c.guarantee}`),
+    ...report.configurations.map(c => `  ${c.configuration}: ${c.entries.length} entries, ${c.rows} rows${c.fromReference === true ? ' (the first: the reference run\'s order)' : ''}, ${c.guarantee}`),
     'Report:',
     ...written.map(file => `  ${file}`),
   ]

@@ -4,7 +4,7 @@ import { minimise } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { ProcessRecord, RunSchedule } from '../preload/protocol.js'
 import { runsOneTest } from './command-line.ts'
-import { planConfigurations, realisedGuarantee, rowsOfRun, runsNeeded, type ConfigurationPlan, type PlanSettings } from './plan.ts'
+import { planConfigurations, planRows, realisedGuarantee, rowsOfRun, runsNeeded, type ConfigurationPlan, type PlanSettings } from './plan.ts'
 import { readFileSync } from 'node:fs'
 import { testKey, vitestFailureBlock, type TestResult, type TestStatus } from './results.ts'
 import { runCommand, type CommandRun, type RunPlace } from './suite-run.ts'
@@ -88,6 +88,11 @@ function checkReference(run: CommandRun, place: RunPlace): void {
   if (run.processes.length === 0) {
     throw new NothingJudged(`no process the command started booted a cordis loader, so no load order was controlled (${run.results.length} tests ran); its output is in ${run.log}`)
   }
+}
+
+/** One key for the orders of every configuration a run booted: two runs with equal keys loaded alike. */
+function ordersKey(orders: Rows): string {
+  return JSON.stringify(Object.keys(orders).sort().map(configuration => [configuration, orders[configuration]]))
 }
 
 /** The realised order per configuration of the processes of one run. */
@@ -200,17 +205,19 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
     const failingRun = results.find(result => result.status === 'failed')!.run
     const sides: { run: string, status: TestStatus, orders?: Rows }[] = [{ run: passingRun, status: 'passed' }, { run: failingRun, status: 'failed' }]
     let failure: string | undefined
+    const seen = new Map<string, RunStatus>()
     for (const side of sides) {
       const rows = rowsByRun.get(side.run)!
       for (let attempt = 0; attempt < settings.reruns; attempt++) {
         const rerun = await alone(test, side.run === REFERENCE ? 'reference' : 'row', rows)
         if (rerun.status !== side.status) return { ...base, verdict: 'flaky', flaky: { run: side.run, first: side.status, rerun: rerun.status } }
         side.orders ??= realisedOrders(rerun.run.processes)
+        seen.set(ordersKey(realisedOrders(rerun.run.processes)), rerun.status)
         if (side.status === 'failed') failure ??= failureOf(rerun.run, test)
       }
     }
     const [passing, failing] = sides.map(side => ({ run: side.run, status: side.status, orders: side.orders ?? {} })) as [PinnedSide, PinnedSide]
-    const narrowed = await blame(test, passing, failing)
+    const narrowed = await blame(test, passing, failing, seen)
     return {
       ...base,
       ...failure === undefined ? {} : { failure },
@@ -227,7 +234,7 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
    * one, and reruns alone along the swaps from its passing order to its
    * failing order find the adjacent pair that flips it.
    */
-  async function blame(test: TestResult, passing: PinnedSide, failing: PinnedSide): Promise<{ blame?: Blame, unblamed?: string }> {
+  async function blame(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: Map<string, RunStatus>): Promise<{ blame?: Blame, unblamed?: string }> {
     const differing = Object.keys(failing.orders).filter(configuration => passing.orders[configuration] !== undefined
       && scheduleKey(passing.orders[configuration]!) !== scheduleKey(failing.orders[configuration]!))
     if (differing.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
@@ -241,9 +248,8 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
       }
       const known = new Map([[scheduleKey(left), 'passed']])
       const hashOf = async (order: Schedule): Promise<string> => {
-        const seen = known.get(scheduleKey(order))
-        if (seen !== undefined) return seen
-        const { status } = await alone(test, 'row', { ...passing.orders, [configuration]: order })
+        const rows = { ...passing.orders, [configuration]: order }
+        const status = known.get(scheduleKey(order)) ?? seen.get(ordersKey(rows)) ?? (await alone(test, 'row', rows)).status
         known.set(scheduleKey(order), status)
         return status
       }
@@ -267,9 +273,10 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
   const configurations: ConfigurationSummary[] = plans.map((plan: ConfigurationPlan) => ({
     configuration: plan.configuration,
     entries: plan.entries,
-    rows: plan.rows.length,
+    rows: planRows(plan),
+    fromReference: plan.reference !== undefined,
     processes: plan.processes,
-    guarantee: realisedGuarantee(plan, indices.length, runs.flatMap(run => run.processes)),
+    guarantee: realisedGuarantee(plan, indices.length, [reference, ...runs].flatMap(run => run.processes)),
   }))
   return {
     reference,

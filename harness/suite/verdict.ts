@@ -98,7 +98,10 @@ export function verdictOfResults(statuses: readonly RunStatus[]): TestVerdict | 
 export interface ConfigurationSummary {
   readonly configuration: string
   readonly entries: readonly string[]
+  /** Rows of the plan in all, the reference's order among them when it counted. */
   readonly rows: number
+  /** The reference run's order is the plan's first row (every process of the configuration released one order in it). */
+  readonly fromReference: boolean
   readonly processes: number
   readonly guarantee: Guarantee
 }

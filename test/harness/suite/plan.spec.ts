@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProcessRecord } from '../../../harness/preload/protocol.js'
-import { discoveredConfigurations, planConfigurations, realisedGuarantee, rowsOfRun, runsNeeded } from '../../../harness/suite/plan.ts'
+import { discoveredConfigurations, planConfigurations, planRows, realisedGuarantee, referenceOrder, relabelled, rowsOfRun, runsNeeded } from '../../../harness/suite/plan.ts'
 
 function record(configuration: string, released: string[], enabledAt: number[] = released.map(() => 0)): ProcessRecord {
   return { pid: 1, thread: 0, argv: [], mode: 'reference', configuration, released, requested: released.map((label, i) => ({ label, enabledAt: enabledAt[i]! })), failedImports: [] }
@@ -16,17 +16,60 @@ describe('plans keyed by configuration', () => {
   })
 
   it('plans each configuration with the strategy, and run k gives each its k-th row, starting over when it has fewer', () => {
-    const plans = planConfigurations([record('small.yml', ['a', 'b']), record('big.yml', ['a', 'b', 'c', 'd', 'e'])], { ...settings, strategy: 'exhaustive', budget: 6 })
+    // Two processes of each configuration disagreeing: the reference's order is no row, every row is a run's.
+    const plans = planConfigurations([record('small.yml', ['a', 'b']), record('small.yml', ['b', 'a']), record('big.yml', ['a', 'b', 'c', 'd', 'e']), record('big.yml', ['e', 'a', 'b', 'c', 'd'])], { ...settings, strategy: 'exhaustive', budget: 6 })
     const small = plans.find(plan => plan.configuration === 'small.yml')!
     const big = plans.find(plan => plan.configuration === 'big.yml')!
+    expect(small.reference).toBeUndefined()
     expect(small.rows).toHaveLength(2)
     expect(big.rows).toHaveLength(6)
     expect(runsNeeded(plans)).toBe(6)
     expect(rowsOfRun(plans, 3)).toEqual({ 'big.yml': big.rows[3], 'small.yml': small.rows[1] })
   })
 
+  it('counts the reference run\'s order as the first row when every process of the configuration released that one order', () => {
+    const reference = ['c', 'a', 'd', 'b']
+    const [plan] = planConfigurations([record('c.yml', reference), record('c.yml', reference)], settings)
+    const [unseeded] = planConfigurations([record('c.yml', ['a', 'b', 'c', 'd']), record('c.yml', ['b', 'a', 'c', 'd'])], settings)
+    expect(plan!.reference).toEqual(reference)
+    // The same number of rows in all, one of them the reference run's: one run fewer.
+    expect(planRows(plan!)).toBe(unseeded!.rows.length)
+    expect(runsNeeded([plan!])).toBe(unseeded!.rows.length - 1)
+    expect(plan!.rows.map(row => row.join())).not.toContain(reference.join())
+    // 2-way: every pair of entries in both orders over the reference's order and the runs' rows.
+    for (const x of reference) {
+      for (const y of reference) {
+        if (x === y) continue
+        expect([reference, ...plan!.rows].some(row => row.indexOf(x) < row.indexOf(y)), `${x} before ${y}`).toBe(true)
+      }
+    }
+    expect(plan!.guarantee(0)).toEqual(unseeded!.guarantee(0))
+    expect(plan!.guarantee(plan!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
+    const realised = [record('c.yml', reference), ...plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))]
+    expect(realisedGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
+    // Without the reference's processes the runs' rows alone do not hold every pair both ways.
+    expect(realisedGuarantee(plan!, plan!.rows.length, realised.slice(1))).toEqual({ kind: 'sampled' })
+  })
+
+  it('cycles a configuration with fewer rows from the reference\'s order', () => {
+    const plans = planConfigurations([record('one.yml', ['only']), record('two.yml', ['a', 'b', 'c'])], { ...settings, strategy: 'exhaustive', budget: 6 })
+    const one = plans.find(plan => plan.configuration === 'one.yml')!
+    expect(one.rows).toEqual([])
+    expect(runsNeeded(plans)).toBe(5)
+    for (let k = 0; k < 5; k++) expect(rowsOfRun(plans, k)['one.yml']).toEqual(['only'])
+    const two = plans.find(plan => plan.configuration === 'two.yml')!
+    expect(new Set([two.reference, ...two.rows].map(row => row!.join())).size).toBe(6)
+  })
+
+  it('relabels rows entry for entry', () => {
+    expect(relabelled([['a', 'b', 'c'], ['c', 'b', 'a'], ['b', 'a', 'c']], ['z', 'x', 'y'])).toEqual([['z', 'x', 'y'], ['y', 'x', 'z'], ['x', 'z', 'y']])
+    expect(referenceOrder([record('c.yml', ['a', 'b'])], 'c.yml', ['a', 'b', 'c'])).toBeUndefined()
+    expect(referenceOrder([record('c.yml', ['b', 'a']), record('d.yml', ['a', 'b'])], 'c.yml', ['a', 'b'])).toEqual(['b', 'a'])
+  })
+
   it('keeps a t-way claim only when the realised orders hold every order the system allows', () => {
-    const [plan] = planConfigurations([record('c.yml', ['a', 'b', 'c'])], settings)
+    const [plan] = planConfigurations([record('c.yml', ['a', 'b', 'c']), record('c.yml', ['b', 'a', 'c'])], settings)
+    expect(plan!.reference).toBeUndefined()
     expect(plan!.guarantee(plan!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
     const realised = plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))
     expect(realisedGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
