@@ -211,8 +211,9 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
       for (let attempt = 0; attempt < settings.reruns; attempt++) {
         const rerun = await alone(test, side.run === REFERENCE ? 'reference' : 'row', rows)
         if (rerun.status !== side.status) return { ...base, verdict: 'flaky', flaky: { run: side.run, first: side.status, rerun: rerun.status } }
-        side.orders ??= realisedOrders(rerun.run.processes)
-        seen.set(ordersKey(realisedOrders(rerun.run.processes)), rerun.status)
+        const loaded = realisedOrders(rerun.run.processes)
+        side.orders ??= loaded
+        seen.set(ordersKey(loaded), rerun.status)
         if (side.status === 'failed') failure ??= failureOf(rerun.run, test)
       }
     }
