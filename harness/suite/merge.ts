@@ -91,7 +91,7 @@ export function mergeSuiteShards(shards: readonly { dir: string, report: SuiteRe
     }
   })
   const strategy = STRATEGY_NAMES.find(name => name === first.report.options.strategy) ?? 'cover'
-  const plans = planConfigurations(reference.processes, { ...first.report.options, strategy })
+  const plans = planConfigurations(reference.processes, { ...first.report.options, strategy, countsReference: false })
   const records = indexed.flatMap(shard => shard.report.runs[0]!.processes).concat(schedules.flatMap(run => run.processes))
   const counts = Object.fromEntries(TEST_VERDICTS.map(verdict => [verdict, tests.filter(test => test.verdict === verdict).length])) as Record<TestVerdict, number>
   const { shard: _shard, ...options } = first.report.options

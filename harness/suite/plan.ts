@@ -21,6 +21,7 @@ import { upTo } from '../strategies/strategy.ts'
  * guarantee survives (a covering array stays a covering array under a
  * renaming of its symbols), and the runs of the command give the rows after
  * it. A plan of budget b then costs the reference run and b − 1 runs.
+ * A sharded run does not count the reference (see `countsReference`).
  */
 
 /** The knobs a plan is made with. */
@@ -30,6 +31,14 @@ export interface PlanSettings {
   readonly seed: string
   readonly depth?: number
   readonly strength: number
+  /**
+   * Whether the reference run's order may count as the first row (default
+   * true). Shards of one run each run their own reference, which may load
+   * differently; rows relabelled after different references do not add up
+   * to one plan, so a sharded run counts no reference and every row is a
+   * run's.
+   */
+  readonly countsReference?: boolean
 }
 
 /** One configuration, its discovered space and its rows. */
@@ -92,7 +101,7 @@ export function planConfigurations(records: readonly Pick<ProcessRecord, 'config
       strength: settings.strength,
     })
     const planned = [...upTo(plan.schedules, settings.budget)]
-    const reference = referenceOrder(records, configuration, entries)
+    const reference = settings.countsReference === false ? undefined : referenceOrder(records, configuration, entries)
     const counted = reference === undefined ? 0 : 1
     const rows = reference === undefined ? planned : relabelled(planned, reference).slice(1)
     return {

@@ -162,7 +162,7 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
   events.onRunStart?.(REFERENCE, 0, 0)
   const reference = await runCommandOnce(place, { name: REFERENCE, schedule: scheduleOf(place, 'reference', {}) })
   checkReference(reference, place)
-  const plans = planConfigurations(reference.processes, settings)
+  const plans = planConfigurations(reference.processes, { ...settings, countsReference: settings.shard === undefined })
   const indices = runIndices(runsNeeded(plans), settings.shard)
   events.onRunEnd?.(reference, 0, indices.length + 1)
   const runs: CommandRun[] = []

@@ -61,6 +61,19 @@ describe('plans keyed by configuration', () => {
     expect(new Set([two.reference, ...two.rows].map(row => row!.join())).size).toBe(6)
   })
 
+  it('counts no reference for a sharded run: its shards\' references may load differently', () => {
+    const agreeing = [record('c.yml', ['c', 'a', 'd', 'b']), record('c.yml', ['c', 'a', 'd', 'b'])]
+    const [counted] = planConfigurations(agreeing, settings)
+    const [sharded] = planConfigurations(agreeing, { ...settings, countsReference: false })
+    const [disagreeing] = planConfigurations([record('c.yml', ['c', 'a', 'd', 'b']), record('c.yml', ['a', 'c', 'd', 'b'])], settings)
+    expect(counted!.reference).toBeDefined()
+    expect(sharded!.reference).toBeUndefined()
+    // The plan is the strategy's own, whatever order the reference loaded in.
+    expect(sharded!.rows).toEqual(disagreeing!.rows)
+    expect(sharded!.guarantee(sharded!.rows.length - 1)).toEqual({ kind: 'sampled' })
+    expect(sharded!.guarantee(sharded!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
+  })
+
   it('relabels rows entry for entry', () => {
     expect(relabelled([['a', 'b', 'c'], ['c', 'b', 'a'], ['b', 'a', 'c']], ['z', 'x', 'y'])).toEqual([['z', 'x', 'y'], ['y', 'x', 'z'], ['x', 'z', 'y']])
     expect(referenceOrder([record('c.yml', ['a', 'b'])], 'c.yml', ['a', 'b', 'c'])).toBeUndefined()
