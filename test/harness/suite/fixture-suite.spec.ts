@@ -115,3 +115,24 @@ describe('loadrace test on a test made flaky by a random value', () => {
     }
   }, 240_000)
 })
+
+describe('loadrace test narrowing a pinned test to its pair', () => {
+  it('runs no order alone twice: the failing side\'s confirming rerun is the narrowing\'s failing end', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'loadrace-narrow-'))
+    try {
+      const run = await runCli(['test', '--report', folder, '--reruns', '1', '--', ...SUITE_APP_COMMAND, '-t', 'pins alpha before beta'], { cwd: SUITE_APP })
+      expect(run.code, run.stderr).toBe(1)
+      const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as SuiteReport
+      const [pinned] = report.tests.filter(test => test.verdict !== 'skipped')
+      expect(pinned?.verdict, run.stdout).toBe('pins-one')
+      const blame = pinned!.pinsOne!.blame!
+      // One confirming rerun per side; the narrowing then runs the orders of its walk (`blame.runs`, both ends
+      // included). Its passing end is the passing side's order and its failing end the order the failing side's
+      // confirming rerun loaded, both known already: each other order is one rerun, and nothing more.
+      expect(blame.runs).toBeGreaterThanOrEqual(2)
+      expect(report.summary.reruns).toBe(2 + blame.runs - 2)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
