@@ -37,7 +37,7 @@ function rerunsOf(index: number, divergent: boolean): number {
 }
 
 /** The first part in which the explored and the rerun bytes differ, and its diff (none when they are the same bytes). */
-function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff' | 'firstDifference'> {
+function rerunDifference(token: string, explored: string, rerun: string): Pick<UncontrolledReplay, 'part' | 'diff' | 'firstDifference' | 'endings'> {
   return bytesDifference(explored, rerun, [`${token} (explored)`, `${token} (rerun)`])
 }
 

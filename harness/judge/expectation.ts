@@ -50,8 +50,9 @@ function errorTexts(projection: Projection): string[] {
 export function uncontrolledProblem(replay: UncontrolledReplay): string {
   const [explored, rerun] = replay.hashes
   const where = replay.part === null ? '' : `, differing in ${replay.part}`
+  const ended = replay.endings === undefined ? '' : ` (the explored run ended ${replay.endings[0]}; the rerun ${replay.endings[1]})`
   const evidence = replay.orderOnly === undefined ? '' : `\n${orderOnlyEvidence(replay.orderOnly)}`
-  return `the same interleaving replayed to different bytes (${replay.token}): explored ${explored}, rerun ${rerun}${where}; `
+  return `the same interleaving replayed to different bytes (${replay.token}): explored ${explored}, rerun ${rerun}${where}${ended}; `
     + `nondeterminism outside the scheduler's control, ${UNCONTROLLED_CAUSES}${evidence}`
 }
 
@@ -73,6 +74,7 @@ export function harnessFaultProblem(fault: HarnessFault): string {
     + `the controlled runs of ${fault.token} gave ${fault.controlled[0]} and ${fault.controlled[1]}, while ${fault.orderOnly.hashes.length} runs `
     + `with loadrace's control of timers and clocks off (import order still held) all gave ${fault.orderOnly.hashes[0]}, `
     + `and a controlled run right after them gave ${fault.orderOnly.controlledAfter ?? 'other bytes'}${where}`
+    + (fault.endings === undefined ? '' : ` (the controlled run ended ${fault.endings[0]}; the order-only runs ${fault.endings[1]})`)
 }
 
 /**

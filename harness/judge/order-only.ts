@@ -83,7 +83,7 @@ export function heldResourceOf(runs: readonly (Partial<Pick<InterleavingRecord, 
 }
 
 /** The first part in which `controlled` and `orderOnly` differ, and its diff (controlled → order-only). */
-function faultDifference(token: string, controlled: string, orderOnly: string): Pick<HarnessFault, 'part' | 'diff' | 'firstDifference'> {
+function faultDifference(token: string, controlled: string, orderOnly: string): Pick<HarnessFault, 'part' | 'diff' | 'firstDifference' | 'endings'> {
   return bytesDifference(controlled, orderOnly, [`${token} (controlled)`, `${token} (order-only)`])
 }
 

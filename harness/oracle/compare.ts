@@ -2,6 +2,7 @@ import { unifiedDiff } from './diff.ts'
 import { describeDifference, locateDifference, readable } from './readable.ts'
 import type { DivergenceKind, DivergencePart } from '../verdict/divergence.ts'
 import { parseProjection, type Projection } from '../projection/projection.ts'
+import { describeEnding } from '../verdict/outcome.ts'
 
 /**
  * The parts of a projection, in the order a divergence is attributed: the
@@ -77,6 +78,8 @@ export interface BytesDifference {
   part: DivergencePart | null
   diff: string
   firstDifference?: string
+  /** How each run ended (`describeEnding`), when they ended differently: a run cut short shows here, not only as missing bytes. */
+  endings?: [string, string]
 }
 
 /** The first part in which the projections `left` and `right` (their JSON) differ, with its diff (none when they are the same bytes). */
@@ -90,5 +93,6 @@ export function bytesDifference(left: string, right: string, labels: [string, st
     part: difference.part,
     diff: diffPart(a, b, difference.part, labels),
     firstDifference: located ? describeDifference(difference.part, located) : difference.part,
+    ...a.outcome === b.outcome ? {} : { endings: [describeEnding(a), describeEnding(b)] as [string, string] },
   }
 }

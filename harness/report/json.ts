@@ -80,6 +80,7 @@ function canonicalUncontrolled(replay: UncontrolledReplay): UncontrolledReplay {
     part: replay.part,
     diff: replay.diff,
     ...replay.firstDifference === undefined ? {} : { firstDifference: replay.firstDifference },
+    ...replay.endings === undefined ? {} : { endings: [replay.endings[0], replay.endings[1]] },
     ...replay.orderOnly === undefined ? {} : { orderOnly: canonicalOrderOnly(replay.orderOnly) },
   }
 }
@@ -93,6 +94,7 @@ function canonicalHarnessFault(fault: HarnessFault): HarnessFault {
     part: fault.part,
     diff: fault.diff,
     ...fault.firstDifference === undefined ? {} : { firstDifference: fault.firstDifference },
+    ...fault.endings === undefined ? {} : { endings: [fault.endings[0], fault.endings[1]] },
   }
 }
 

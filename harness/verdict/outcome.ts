@@ -32,6 +32,31 @@ export interface Crash {
   error?: string
 }
 
+/** At most this many awaited operations are named in an ending; the rest are counted. */
+const NAMED_WAITING = 3
+
+/**
+ * How one interleaving ended, in one line: `completed`, `stuck (timeout in
+ * boot; waiting for a, b)`, `turn-error: …`, `load-error: …`, `crashed: …`.
+ * Said beside a rerun that gave other bytes, so that a run cut short is told
+ * from one whose bytes moved.
+ */
+export function describeEnding(ended: { outcome: Outcome, errors: { load: readonly string[], turn: readonly string[] }, stuck: StuckInfo | null, crash?: Crash }): string {
+  switch (ended.outcome) {
+    case 'completed': return 'completed'
+    case 'crashed': return `crashed: ${ended.crash === undefined ? 'no crash recorded' : describeCrash(ended.crash)}`
+    case 'turn-error': return `turn-error: ${ended.errors.turn[0] ?? 'no message'}`
+    case 'load-error': return `load-error: ${ended.errors.load[0] ?? 'no message'}`
+    case 'stuck': {
+      const stuck = ended.stuck
+      if (stuck === null) return 'stuck'
+      const named = stuck.waiting.slice(0, NAMED_WAITING).join(', ')
+      const more = stuck.waiting.length > NAMED_WAITING ? ` and ${stuck.waiting.length - NAMED_WAITING} more` : ''
+      return `stuck (${stuck.reason} in ${stuck.phase}${named === '' ? '' : `; waiting for ${named}${more}`})`
+    }
+  }
+}
+
 /** The crash in one line: `entry exit called process.exit(7)`, `uncaught exception in entry x: Error: boom`. */
 export function describeCrash(crash: Crash): string {
   const where = crash.entry === null ? 'the base composition' : `entry ${crash.entry}`

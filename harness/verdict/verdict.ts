@@ -41,6 +41,8 @@ export interface UncontrolledReplay {
   diff: string
   /** Where that part first differs, readable (`header.tools[1].name, column 2:` and the lines around it); absent when `part` is null. */
   firstDifference?: string
+  /** How the explored run and the rerun ended, when they ended differently (`stuck (no-progress in boot; waiting for …)`, `completed`). */
+  endings?: [string, string]
   /** The interleaving rerun with loadrace's control of timers and clocks off: its runs varied too (or timed out), so the variation is the system's. */
   orderOnly?: OrderOnlyReruns
 }
@@ -66,6 +68,8 @@ export interface HarnessFault {
   diff: string
   /** Where that part first differs, readable; absent when `part` is null. */
   firstDifference?: string
+  /** How the controlled run and the order-only runs ended, when they ended differently. */
+  endings?: [string, string]
 }
 
 /** The same interleaving, run on two hosts, gave different bytes: a host dependence, not an order bug. */

@@ -110,6 +110,40 @@ describe.each(RUNNERS)('an exploration that found a single output (%s)', (_, mak
   }, 60_000)
 })
 
+/** A plugin whose second application in all (the first planned interleaving's, after the discovery run's) throws; every other registers its tool. */
+const FAILS_ONCE = `import { appendFileSync, readFileSync } from 'node:fs'
+export default {
+  name: 'fails-once',
+  inject: ['tools'],
+  apply(ctx, config) {
+    appendFileSync(config.count, 'x')
+    if (readFileSync(config.count, 'utf8').length === 2) throw new Error('the second application fails')
+    ctx.tools.register({ name: 'once', description: 'once', parameters: { type: 'object', properties: {} } })
+  },
+}
+`
+
+describe('an interleaving that ended otherwise when it ran again', () => {
+  it('says how each run ended, beside the bytes that moved', async () => {
+    const dir = await fixtureDir()
+    await dir.write('fails-once.mjs', FAILS_ONCE)
+    const count = `${dir.root}/applied.txt`
+    const scenario = await loadScenario(await dir.write('fails-once.yml', `name: fails-once\napp: none\nplugins:\n  - id: tool-a\n    tools: [a]\n  - id: fails-once\n    module: ./fails-once.mjs\n    config: { count: ${JSON.stringify(count)} }\nexpect:\n  outcome: completed\n`))
+    const report = await sweepScenario(scenario, { strategy: 'exhaustive', budget: 100, seed: '0', workers: 1 }, { runner: inProcessRunner() })
+    expect(report.verdict).toBe('uncontrolled')
+    // The run that failed is the explored one: its rerun completed.
+    expect(report.uncontrolled!.endings).toEqual([expect.stringMatching(/^load-error: .*the second application fails/), 'completed'])
+    expect(report.problems[0]).toMatch(/\(the explored run ended load-error: .*the second application fails.*; the rerun completed\)/)
+  }, 60_000)
+
+  it('names nothing when both runs ended alike', async () => {
+    const report = await sweepStateful(2, 2)
+    expect(report.verdict).toBe('uncontrolled')
+    expect(report.uncontrolled!.endings).toBeUndefined()
+    expect(report.problems[0]).not.toContain('the explored run ended')
+  }, 60_000)
+})
+
 describe('how often each output is rerun', () => {
   it('the first output twice and every other once; both sides of a divergence four times', async () => {
     expect(REPLAYS).toEqual({ output: 1, baseline: 2, divergence: 4 })

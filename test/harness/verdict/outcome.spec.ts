@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeCrash, ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, type Outcome } from '../../../harness/verdict/outcome.ts'
+import { describeCrash, describeEnding, ERROR_OUTCOMES, HEADER_OUTCOMES, OUTCOMES, type Outcome } from '../../../harness/verdict/outcome.ts'
 
 describe('outcomes (their table in docs/reports.md is checked by test/docs)', () => {
   it('are five, each named once', () => {
@@ -37,5 +37,21 @@ describe('a crash in one line', () => {
   it('still says what happened when the thrown value is unknown', () => {
     expect(describeCrash({ kind: 'uncaught-exception', entry: null })).toBe('uncaught exception in the base composition: unknown error')
     expect(describeCrash({ kind: 'unhandled-rejection', entry: 'z' })).toBe('unhandled rejection in entry z: unknown reason')
+  })
+})
+
+describe('how an interleaving ended, in one line', () => {
+  const none = { load: [], turn: [] }
+  it('names what a stuck run waited for, counting past three', () => {
+    expect(describeEnding({ outcome: 'stuck', errors: none, stuck: { reason: 'no-progress', phase: 'boot', waiting: ['a', 'b', 'c', 'd', 'e'] } }))
+      .toBe('stuck (no-progress in boot; waiting for a, b, c and 2 more)')
+    expect(describeEnding({ outcome: 'stuck', errors: none, stuck: { reason: 'timeout', phase: 'turns', waiting: [] } })).toBe('stuck (timeout in turns)')
+  })
+
+  it('gives the first message of an error outcome, and the crash in its own words', () => {
+    expect(describeEnding({ outcome: 'turn-error', errors: { load: ['x'], turn: ['boom', 'later'] }, stuck: null })).toBe('turn-error: boom')
+    expect(describeEnding({ outcome: 'load-error', errors: { load: ['no module'], turn: [] }, stuck: null })).toBe('load-error: no module')
+    expect(describeEnding({ outcome: 'crashed', errors: none, stuck: null, crash: { kind: 'exit', entry: 'quit', code: 2 } })).toBe('crashed: entry quit called process.exit(2)')
+    expect(describeEnding({ outcome: 'completed', errors: none, stuck: null })).toBe('completed')
   })
 })
