@@ -21,7 +21,10 @@ const TERMINAL_FAILURE_LINES = 40
 const INTERRUPT_GRACE_MS = 3000
 
 /** `loadrace test`'s own defaults (in the table of every default): a schedule and its reverse, each side of a differing test rerun twice. */
-const TEST_DEFAULTS = { ...defaultsOf('test'), reruns: 2 } as const
+const TEST_DEFAULTS = { ...defaultsOf('test'), reruns: 2, jobs: 1 } as const
+
+/** The most reruns alone that may run side by side. */
+const MAX_JOBS = 64
 
 const spec: CommandSpec = {
   name: 'test',
@@ -40,6 +43,7 @@ const spec: CommandSpec = {
     OPTIONS.depth,
     { ...OPTIONS.strength, default: String(TEST_DEFAULTS.strength!) },
     { name: 'reruns', value: 'N', default: String(TEST_DEFAULTS.reruns), help: 'reruns alone of each side of a test whose result differs between runs, before it is called pins-one (another result there: flaky)' },
+    { name: 'jobs', value: 'N', default: String(TEST_DEFAULTS.jobs), help: `how many differing tests are decided side by side, each by its own reruns alone (1 to ${MAX_JOBS}); the command's full runs never overlap. Above 1 only for a suite whose runs may overlap (no fixed port, file or database shared between two runs)` },
     { ...OPTIONS.shard, help: 'run only the schedules i, i+n, … of the plan (after the reference run); combine the reports with loadrace merge' },
     { name: 'junit', value: 'FILE', help: 'read per-test results from this JUnit file the command writes (relative to the directory it runs in)' },
     { name: 'order', value: 'CONFIG=E1,E2,…', repeatable: true, help: 'run the command once, the processes booting CONFIG releasing its entries in this order (repeatable): a replay' },
@@ -73,16 +77,19 @@ export const testModeCommand: Command = {
     const runsFolder = join(reportDir, 'runs')
     // The command and every process it started share one process group: ended together, by SIGKILL if SIGTERM has not done it in a few seconds.
     const interruption = watchInterruptions(() => {
-      const group = child?.pid
-      if (group === undefined) return
-      const end = (signal: NodeJS.Signals) => {
-        try { process.kill(-group, signal) } catch { /* already gone */ }
+      for (const group of [...running].flatMap(child => child.pid === undefined ? [] : [child.pid])) {
+        const end = (signal: NodeJS.Signals) => {
+          try { process.kill(-group, signal) } catch { /* already gone */ }
+        }
+        end('SIGTERM')
+        setTimeout(() => end('SIGKILL'), INTERRUPT_GRACE_MS).unref()
       }
-      end('SIGTERM')
-      setTimeout(() => end('SIGKILL'), INTERRUPT_GRACE_MS).unref()
     })
-    let child: import('node:child_process').ChildProcess | undefined
-    const place: RunPlace = { command, cwd: process.cwd(), folder: runsFolder, env: cli.env, onChild: (running) => { child = running } }
+    const running = new Set<import('node:child_process').ChildProcess>()
+    const place: RunPlace = {
+      command, cwd: process.cwd(), folder: runsFolder, env: cli.env,
+      onChild: (child, state) => { if (state === 'started') running.add(child); else running.delete(child) },
+    }
     const orders = args.values.get('order') ?? []
     try {
       rmSync(runsFolder, { recursive: true, force: true })
@@ -103,8 +110,10 @@ export const testModeCommand: Command = {
       // The test command's strength always has a default (2).
       const strength = settings.strength ?? TEST_DEFAULTS.strength!
       const reruns = wholeNumber('reruns', valueOf(args, 'reruns') ?? String(TEST_DEFAULTS.reruns), 1)
+      const jobs = wholeNumber('jobs', valueOf(args, 'jobs') ?? String(TEST_DEFAULTS.jobs), 1, MAX_JOBS)
+      if (jobs > 1 && junit !== undefined) throw new UsageError(`--jobs ${jobs}: not with --junit, whose one file two reruns side by side would both write; give --jobs 1 or let loadrace add its own reporter`)
       const outcome = await testSuite(place, {
-        strategy, budget, seed, strength, reruns, ...shard ? { shard } : {},
+        strategy, budget, seed, strength, reruns, jobs, ...shard ? { shard } : {},
         ...depth === undefined ? {} : { depth },
       }, {
         onRunStart: (name, index, total) => cli.stderr.write(index === 0 ? 'loadrace test: the reference run (unperturbed) …\n' : `loadrace test: ${name} (${index} of ${total - 1}) …\n`),

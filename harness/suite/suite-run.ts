@@ -51,8 +51,8 @@ export interface RunPlace {
   /** The folder every run's own folder is made in. */
   readonly folder: string
   readonly env: Readonly<Record<string, string | undefined>>
-  /** Called with the child process while it runs, so an interruption can end it. */
-  readonly onChild?: (child: import('node:child_process').ChildProcess | undefined) => void
+  /** Called when a run's child process starts and when it has ended, so an interruption can end every one still running (reruns alone may run side by side). */
+  readonly onChild?: (child: import('node:child_process').ChildProcess, state: 'started' | 'ended') => void
 }
 
 /** `NODE_OPTIONS` with loadrace's preload appended to what the user had. */
@@ -87,15 +87,15 @@ export async function runCommand(place: RunPlace, request: RunRequest): Promise<
     [SCHEDULE_VARIABLE]: scheduleFile,
     [RECORDS_VARIABLE]: records,
   }
+  const child = spawn(argv[0] as string, argv.slice(1), { cwd: place.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  place.onChild?.(child, 'started')
   const outcome = await new Promise<{ code: number | null, signal: NodeJS.Signals | null, error?: string }>((resolve) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { cwd: place.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    place.onChild?.(child)
     child.stdout.pipe(output, { end: false })
     child.stderr.pipe(output, { end: false })
     child.on('error', error => resolve({ code: null, signal: null, error: (error as NodeJS.ErrnoException).code ?? error.message }))
     child.on('close', (code, signal) => resolve({ code, signal }))
   })
-  place.onChild?.(undefined)
+  place.onChild?.(child, 'ended')
   await new Promise<void>(resolve => output.end(() => resolve()))
   const exitOnly = source.kind === 'exit-code' || outcome.error !== undefined
   const results = exitOnly

@@ -4,6 +4,7 @@ import { minimise } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { ProcessRecord, RunSchedule } from '../preload/protocol.js'
 import { runsOneTest } from './command-line.ts'
+import { inOrder } from './jobs.ts'
 import { planConfigurations, planRows, realisedGuarantee, rowsOfRun, runsNeeded, type ConfigurationPlan, type PlanSettings } from './plan.ts'
 import { readFileSync } from 'node:fs'
 import { testKey, vitestFailureBlock, type TestResult, type TestStatus } from './results.ts'
@@ -27,6 +28,13 @@ export interface SuiteSettings extends PlanSettings {
   readonly shard?: Shard
   /** How many times each side of a differing test is rerun alone before it is called `pins-one`. */
   readonly reruns: number
+  /**
+   * How many tests whose results differ are decided side by side (default 1):
+   * each has its own reruns alone, one after another, and with `jobs` > 1
+   * that many such reruns may run at once. The plan's runs of the whole
+   * command never overlap.
+   */
+  readonly jobs?: number
 }
 
 /** Live news of a run, for the terminal. */
@@ -183,11 +191,13 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
   const alone = async (test: TestResult, mode: RunSchedule['mode'], rows: Rows): Promise<{ status: RunStatus, run: CommandRun }> => {
     rerunCount++
     const run = await runCommandOnce(place, { name: `rerun-${rerunCount}`, schedule: scheduleOf(place, mode, rows), ...runsOneTest(place.command) ? { only: test.name, file: test.file } : {} })
+    // A rerun the interruption ended says nothing about the test.
+    if (signal?.aborted) throw new Interrupted()
     return { status: statusIn(run, testKey(test)), run }
   }
 
-  const tests: TestFinding[] = []
-  for (const test of keys) {
+  /** One test's verdict: from its results when they agree, else decided by reruns alone. */
+  const judge = async (test: TestResult): Promise<TestFinding> => {
     const key = testKey(test)
     const results = all.map(run => ({ run: run.name, status: statusIn(run, key) }))
     const failedIn = all.find(run => statusIn(run, key) === 'failed')
@@ -195,9 +205,10 @@ export async function testSuite(place: RunPlace, settings: SuiteSettings, events
     const base = { file: test.file, name: test.name, results, ...message !== undefined ? { message } : {} }
     const plain = verdictOfResults(results.map(result => result.status))
     const finding = plain !== undefined ? { ...base, verdict: plain } : await decide(test, base, results)
-    tests.push(finding)
     events.onTest?.(finding)
+    return finding
   }
+  const tests = await inOrder(keys, Math.max(1, settings.jobs ?? 1), judge)
 
   /** A test whose results differ between runs: flaky, or pins-one with its blame. */
   async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[]): Promise<TestFinding> {

@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
 import { startCli } from '../../support/cli.ts'
+import { SUITE_APP } from '../../support/suite-app.ts'
 
 /** Interrupting `loadrace test` ends the command it runs, and every process the command started. */
 
@@ -35,3 +37,26 @@ fs.writeFileSync(${JSON.stringify(pids)}, process.pid + ' ' + child.pid); child.
   expect(alive(command)).toBe(false)
   expect(alive(grandchild)).toBe(false)
 }, 60_000)
+
+it('SIGINT while two tests are rerun alone side by side (--jobs 2) ends both reruns and what they started', async () => {
+  const pids = join(folder, 'pids')
+  const suite = fileURLToPath(new URL('../../fixtures/suite-app/hang-tests/hang.test.mjs', import.meta.url))
+  const run = startCli(['test', '--jobs', '2', '--report', join(folder, 'report'), '--', process.execPath, '--test', suite], {
+    cwd: SUITE_APP, env: { HANG_PIDS: pids },
+  })
+  const started = () => existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').flatMap(line => line.split(' ').map(Number)) : []
+  // Both tests differ between the reference run and the schedule, so both are rerun alone, at once: two test processes, two children.
+  for (let waited = 0; started().length < 4 && waited < 60_000; waited += 100) await new Promise(resolve => setTimeout(resolve, 100))
+  const processes = started()
+  expect(processes).toHaveLength(4)
+  run.child.kill('SIGINT')
+  const interrupted = Date.now()
+  const done = await run.done
+  expect(done.code).toBe(130)
+  // Both reruns were ended, not waited for: each test process waits a minute for its child.
+  expect(Date.now() - interrupted).toBeLessThan(30_000)
+  // A rerun the interruption ended is no result: no verdict is given for either test.
+  expect(done.stdout).not.toMatch(/flaky|pins-one/)
+  for (let waited = 0; processes.some(alive) && waited < 10_000; waited += 50) await new Promise(resolve => setTimeout(resolve, 50))
+  expect(processes.filter(alive)).toEqual([])
+}, 120_000)
