@@ -53,6 +53,8 @@ export interface ConfigurationPlan {
   readonly reference?: Schedule
   /** How many processes of the reference run booted it. */
   readonly processes: number
+  /** The covering strength the plan was made with (`--strength`): a plan cut short of it may still prove a lower one. */
+  readonly strength: number
   /** What the plan claims once the reference run and `explored` runs after it ran. */
   readonly guarantee: (explored: number) => Guarantee
 }
@@ -105,7 +107,7 @@ export function planConfigurations(records: readonly Pick<ProcessRecord, 'config
     const counted = reference === undefined ? 0 : 1
     const rows = reference === undefined ? planned : relabelled(planned, reference).slice(1)
     return {
-      configuration, entries, space, rows, processes,
+      configuration, entries, space, rows, processes, strength: settings.strength,
       ...reference === undefined ? {} : { reference },
       guarantee: explored => plan.guarantee(explored + counted, explored + counted >= planned.length),
     }
@@ -126,24 +128,36 @@ export function rowsOfRun(plans: readonly ConfigurationPlan[], k: number): Recor
   }))
 }
 
-/**
- * What the runs proved for one configuration: the plan's claim, kept for a
- * t-way claim only when the realised orders of its processes (the reference
- * run's among them) hold every
- * relative order the system allows (an entry only ever requested after
- * another was released is taken to depend on it).
- */
-export function realisedGuarantee(plan: ConfigurationPlan, explored: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): Guarantee {
-  const claimed = plan.guarantee(explored)
-  if (claimed.kind !== 't-way') return claimed
-  const realised = RealisedOrders.of(plan.space, claimed.strength)
-  if (realised === undefined) return { kind: 'sampled' }
+/** Whether the realised orders of `plan`'s processes hold every relative order of `strength` entries the system allows (an entry only ever requested after another was released is taken to depend on it); undefined when too large to check. */
+function realisedAt(plan: ConfigurationPlan, strength: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): boolean | undefined {
+  const realised = RealisedOrders.of(plan.space, strength)
+  if (realised === undefined) return undefined
   for (const record of records) {
     if (record.configuration !== plan.configuration) continue
     const enabled = new Map(record.requested.map(point => [point.label, point.enabledAt]))
     realised.add(record.released, record.released.map(label => enabled.get(label) ?? 0))
   }
-  return realised.complete() ? claimed : { kind: 'sampled' }
+  return realised.complete()
+}
+
+/**
+ * What the runs proved for one configuration: the plan's claim, kept for a
+ * t-way claim only when the realised orders of its processes (the reference
+ * run's among them) hold every relative order the system allows. A plan
+ * cut short of its strength (`--strength 3 --budget 8`: 8 rows of a
+ * 3-way covering set of 24) claims the highest lower strength, down to 2,
+ * whose every order its realised orders hold, rather than only `sampled`.
+ */
+export function realisedGuarantee(plan: ConfigurationPlan, explored: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): Guarantee {
+  const claimed = plan.guarantee(explored)
+  if (claimed.kind === 'exhaustive') return claimed
+  // A t-way claim is checked at its strength; a cut plan's realised orders, below the plan's.
+  const highest = claimed.kind === 't-way' ? claimed.strength : plan.strength - 1
+  const lowest = claimed.kind === 't-way' ? claimed.strength : 2
+  for (let strength = highest; strength >= lowest; strength--) {
+    if (realisedAt(plan, strength, records) === true) return { kind: 't-way', strength }
+  }
+  return { kind: 'sampled' }
 }
 
 /** How many rows the plan has in all: the runs' rows, and the reference's order when it counted. */

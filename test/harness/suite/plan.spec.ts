@@ -105,3 +105,31 @@ describe('a process that did not follow its row', () => {
     expect(unforcedInversion(record(['a', 'b'], ['a', 'b'], {}))).toBeUndefined()
   })
 })
+
+describe('a plan cut short of its strength', () => {
+  const entries = ['a', 'b', 'c', 'd', 'e', 'f']
+  const cut = { ...settings, strength: 3, budget: 3 }
+
+  it('claims the highest lower strength its realised orders complete, not only sampled', () => {
+    const [plan] = planConfigurations([record('c.yml', entries)], cut)
+    expect(plan!.guarantee(plan!.rows.length)).toEqual({ kind: 'sampled' })
+    const rows = [plan!.reference!, ...plan!.rows]
+    // The first rows of this 3-way covering set hold every pair of entries both ways, which the check below derives independently.
+    const bothWays = entries.every(x => entries.every(y => x === y || rows.some(row => row.indexOf(x) < row.indexOf(y))))
+    expect(bothWays).toBe(true)
+    const realised = [record('c.yml', entries), ...plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))]
+    expect(realisedGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
+  })
+
+  it('stays sampled when its processes did not realise every pair both ways', () => {
+    const [plan] = planConfigurations([record('c.yml', entries)], cut)
+    expect(realisedGuarantee(plan!, plan!.rows.length, [record('c.yml', entries)])).toEqual({ kind: 'sampled' })
+  })
+
+  it('a plan at the default strength 2 cut short stays sampled, whatever its processes realised', () => {
+    const [plan] = planConfigurations([record('c.yml', entries), record('c.yml', [...entries].reverse())], { ...settings, budget: 1 })
+    const realised = [record('c.yml', entries), record('c.yml', [...entries].reverse())]
+    expect(plan!.guarantee(1)).toEqual({ kind: 'sampled' })
+    expect(realisedGuarantee(plan!, 1, realised)).toEqual({ kind: 'sampled' })
+  })
+})
