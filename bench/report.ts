@@ -247,7 +247,7 @@ function testModeLines(figures: BenchFigures): string[] {
     ...[preload, preloadBoot, preloadNode20].filter(figure => figure !== null).map(figure => `The preload on Node ${figure.node}: \`${figure.command}\`, every process it starts with the preload following a row, against the same command without it `
       + `(wall clock, median of ${figure.rounds} rounds side by side): ${fixed(figure.withMs, 1)} ms against ${fixed(figure.withoutMs, 1)} ms, ${fixed(figure.ratio, 3)}×.`),
     '',
-    `The tier: ${tier.tier}, under \`loadrace test\` with its default plan against one plain run: `
+    tier === null ? 'The tier: not run (`--sections preload`).' : `The tier: ${tier.tier}, under \`loadrace test\` with its default plan against one plain run: `
       + `${fixed(tier.loadraceMs / 1000, 0)} s against ${fixed(tier.plainMs / 1000, 0)} s, ${fixed(tier.ratio, 2)}× — ${tier.runs} runs of the command and ${tier.reruns} reruns alone; `
       + `${tier.tests} tests: ${Object.entries(tier.verdicts).map(([verdict, count]) => `${count} ${verdict}`).join(', ')}.`,
   ]

@@ -74,7 +74,7 @@ const RULES: readonly TargetRule[] = [
   { id: 'helper-wait-workers', bound: 'at-most', target: 1.5, unit: '× an exiting helper (a long-lived one, wall ms per interleaving, 2 worker processes)', measure: figures => helperRatio(figures, 1) },
   { id: 'helper-processes-left', bound: 'at-most', target: 0, unit: 'helper processes alive after the section', measure: figures => figures.helper?.helpersAlive ?? null },
   { id: 'test-preload-overhead', bound: 'at-most', target: 1.05, unit: '× the same test without the preload, every process it starts preloaded, on Node 22 (wall clock)', measure: figures => figures.testMode?.preload.ratio ?? null },
-  { id: 'test-tier-overhead', bound: 'at-most', target: 3, unit: '× one plain run of the tier (reference run, rows and reruns alone)', measure: figures => figures.testMode?.tier.ratio ?? null },
+  { id: 'test-tier-overhead', bound: 'at-most', target: 3, unit: '× one plain run of the tier (reference run, rows and reruns alone)', measure: figures => figures.testMode?.tier?.ratio ?? null },
 ]
 
 /** How a reported (not judged) figure is read from the figures. */
@@ -94,7 +94,7 @@ const REPORTED: readonly ReportedRule[] = [
     unit: 'interleavings (cover(3) over the real application\'s discovered space)',
     measure: figures => figures.coverage?.discovered.find(row => row.scenario === REAL_APP_SCENARIO)?.t3 ?? null,
   },
-  { id: 'test-tier-runs', unit: 'runs of the command plus reruns alone (loadrace test, default plan)', measure: figures => figures.testMode === null ? null : figures.testMode.tier.runs + figures.testMode.tier.reruns },
+  { id: 'test-tier-runs', unit: 'runs of the command plus reruns alone (loadrace test, default plan)', measure: figures => figures.testMode?.tier == null ? null : figures.testMode.tier.runs + figures.testMode.tier.reruns },
   { id: 'test-preload-boot-overhead', unit: '× one bare process boot without the preload, on Node 22', measure: figures => figures.testMode?.preloadBoot.ratio ?? null },
   { id: 'test-preload-overhead-node20', unit: '× one bare process boot without the preload, on Node 20 (module hooks in a thread of their own)', measure: figures => figures.testMode?.preloadNode20?.ratio ?? null },
 ]

@@ -181,7 +181,7 @@ function tierOf(quick: boolean): Tier {
 }
 
 /** One plain run of the tier's command against `loadrace test` (default plan) over it, on the wall clock. */
-export function measureTier(options: { quick: boolean, onStep?: (text: string) => void }): TestModeFigures['tier'] {
+export function measureTier(options: { quick: boolean, onStep?: (text: string) => void }): NonNullable<TestModeFigures['tier']> {
   const tier = tierOf(options.quick)
   const report = mkdtempSync(join(tmpdir(), 'loadrace-bench-tier-'))
   try {

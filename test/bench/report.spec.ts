@@ -240,6 +240,16 @@ describe('reports/bench.json', () => {
       expect(report.reported.find(figure => figure.id === id)).toMatchObject({ measured: null })
     }
   })
+
+  it('with only the preload measured (--sections preload), judges the preload and reports the tier as not run', () => {
+    const base = figures()
+    const preloadOnly = { ...base, testMode: { ...base.testMode!, tier: null } }
+    const report = JSON.parse(renderBenchJson(preloadOnly)) as { targets: { id: string, measured: unknown, met: boolean }[], reported: { id: string, measured: unknown }[] }
+    expect(report.targets.find(target => target.id === 'test-preload-overhead')).toMatchObject({ measured: 1.03, met: true })
+    expect(report.targets.find(target => target.id === 'test-tier-overhead')).toMatchObject({ measured: null, met: false })
+    expect(report.reported.find(figure => figure.id === 'test-tier-runs')).toMatchObject({ measured: null })
+    expect(renderBenchMarkdown(preloadOnly)).toContain('The tier: not run (`--sections preload`).')
+  })
 })
 
 describe('reports/bench.md', () => {
