@@ -128,10 +128,10 @@ export function rowsOfRun(plans: readonly ConfigurationPlan[], k: number): Recor
   }))
 }
 
-/** Whether the realised orders of `plan`'s processes hold every relative order of `strength` entries the system allows (an entry only ever requested after another was released is taken to depend on it); undefined when too large to check. */
-function realisedAt(plan: ConfigurationPlan, strength: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): boolean | undefined {
+/** Whether the realised orders of `plan`'s processes hold every relative order of `strength` entries the system allows (an entry only ever requested after another was released is taken to depend on it); false when too large to check. */
+function realisedAt(plan: ConfigurationPlan, strength: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): boolean {
   const realised = RealisedOrders.of(plan.space, strength)
-  if (realised === undefined) return undefined
+  if (realised === undefined) return false
   for (const record of records) {
     if (record.configuration !== plan.configuration) continue
     const enabled = new Map(record.requested.map(point => [point.label, point.enabledAt]))
@@ -155,7 +155,7 @@ export function realisedGuarantee(plan: ConfigurationPlan, explored: number, rec
   const highest = claimed.kind === 't-way' ? claimed.strength : plan.strength - 1
   const lowest = claimed.kind === 't-way' ? claimed.strength : 2
   for (let strength = highest; strength >= lowest; strength--) {
-    if (realisedAt(plan, strength, records) === true) return { kind: 't-way', strength }
+    if (realisedAt(plan, strength, records)) return { kind: 't-way', strength }
   }
   return { kind: 'sampled' }
 }

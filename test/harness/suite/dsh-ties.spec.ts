@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { ProcessRecord } from '../../../harness/preload/protocol.js'
+import { createRng } from '../../../harness/space/random.ts'
 import { planConfigurations, type PlanSettings } from '../../../harness/suite/plan.ts'
 import type { StrategyName } from '../../../harness/strategies/index.ts'
 
@@ -54,7 +55,7 @@ const ties = {
 }
 
 /** The plan flags of the `loadrace test` line in .ci/run. */
-export function ciPlan(script: string): PlanSettings {
+function ciPlan(script: string): PlanSettings {
   const line = script.split('\n').find(text => /loadrace\.js test /.test(text))
   if (line === undefined) throw new Error('.ci/run runs no loadrace test')
   const flag = (name: string) => new RegExp(`--${name} (\\S+)`).exec(line)?.[1]
@@ -66,13 +67,12 @@ export function ciPlan(script: string): PlanSettings {
   }
 }
 
-/** `order` with `swaps` neighbouring pairs exchanged, at places a seeded generator picks (the first entry, the root, stays). */
+/** `order` with `swaps` neighbouring pairs exchanged, at places the project's seeded generator picks (the first entry, the root, stays). */
 function nearVariant(order: readonly string[], seed: number, swaps: number): string[] {
   const row = [...order]
-  let state = seed
+  const rng = createRng(`near-variant:${seed}`)
   for (let k = 0; k < swaps; k++) {
-    state = (state * 1103515245 + 12345) % 2 ** 31
-    const i = 1 + (state % (row.length - 2));
+    const i = 1 + rng.int(row.length - 2);
     [row[i], row[i + 1]] = [row[i + 1]!, row[i]!]
   }
   return row
