@@ -1,12 +1,12 @@
 // @ts-check
 /**
- * The module `load` hook the preload registers in each process: it appends
- * one line to the entry module of every copy of cordis's plugin loader the
- * process loads (`lib/index.js` of the published package, `src/index.ts`
- * when an application runs the loader's sources through tsx, as dsh's
- * examples do by default). The line hands the module's own namespace — its
- * `EntryTree` class among it — to the preload (`loader-patch.js`). Every
- * other module loads untouched.
+ * The module hooks the preload registers in each thread: they append one
+ * line to the entry module of cordis's plugin loader when the thread loads
+ * it (`lib/index.js` of the published package, `src/index.ts` when an
+ * application runs the loader's sources through tsx, as dsh's examples do by
+ * default). The line hands the module's own namespace — its `EntryTree`
+ * class among it — to the preload (`loader-patch.js`). Every other module
+ * loads untouched.
  */
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -69,13 +69,52 @@ export async function load(url, context, nextLoad) {
 }
 
 /**
- * The synchronous hook (`module.registerHooks`, Node 22.15 and later): the same, in the process's own thread.
- * @param {string} url
- * @param {{ format?: string | null }} context
- * @param {(url: string, context?: object) => LoadResult} nextLoad
+ * The synchronous hooks (`module.registerHooks`, Node 22.15 and later), in the process's own thread. While any
+ * synchronous hook is registered, Node resolves every module through it, and in a process whose other hooks run on
+ * the hooks thread (tsx's, in dsh's `src` mode) it resolves each module by a blocking round trip to that thread:
+ * even a do-nothing resolve hook cost dsh's application 0.24 s of a 2.9 s boot (`docs/performance.md`). So the hooks
+ * stay only until this thread's loader is instrumented: the resolve hook watches for a loader's entry module, the
+ * load hook is registered only once one is resolved, and both are deregistered when it has loaded. A thread
+ * controls the first copy of the loader it loads; a second copy loaded later in the same thread runs unperturbed.
+ * @param {(hooks: object) => { deregister(): void }} registerHooks
  */
-export function loadSync(url, context, nextLoad) {
-  return instrumented(url, nextLoad(url, context))
+export function registerSyncHooks(registerHooks) {
+  /** Loader entries resolved and not yet loaded. */
+  const awaiting = new Set()
+  /** @type {{ deregister(): void } | undefined} */
+  let loadHook
+  /** @type {{ deregister(): void } | undefined} */
+  let resolveHook
+  /**
+   * @param {string} url
+   * @param {object} context
+   * @param {(url: string, context?: object) => LoadResult} nextLoad
+   */
+  const load = (url, context, nextLoad) => {
+    const result = instrumented(url, nextLoad(url, context))
+    if (awaiting.delete(url) && resolveHook !== undefined) {
+      resolveHook.deregister()
+      loadHook?.deregister()
+      resolveHook = loadHook = undefined
+    }
+    return result
+  }
+  resolveHook = registerHooks({
+    /**
+     * @param {string} specifier
+     * @param {object} context
+     * @param {(specifier: string, context?: object) => { url: string }} nextResolve
+     */
+    resolve(specifier, context, nextResolve) {
+      const result = nextResolve(specifier, context)
+      const url = result.url
+      if (url.startsWith('file:') && url.includes('/index.') && !awaiting.has(url) && isLoaderEntry(fileURLToPath(url))) {
+        awaiting.add(url)
+        loadHook ??= registerHooks({ load })
+      }
+      return result
+    },
+  })
 }
 
 /**

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import * as nodeModule from 'node:module'
 import { installLoaderPatch } from './loader-patch.js'
-import { loadSync } from './module-hooks.js'
+import { registerSyncHooks } from './module-hooks.js'
 import { recordWriter } from './process-record.js'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE } from './protocol.js'
 import { ReleaseOrder } from './release.js'
@@ -35,6 +35,6 @@ if (scheduleFile && records && (typeof registerHooks === 'function' || typeof re
   write = recordWriter(records, order)
   process.on('exit', () => write())
   installLoaderPatch(order, schedule.project)
-  if (typeof registerHooks === 'function') registerHooks({ load: loadSync })
+  if (typeof registerHooks === 'function') registerSyncHooks(/** @type {(hooks: object) => { deregister(): void }} */ (registerHooks))
   else register?.(new URL('./module-hooks.js', import.meta.url))
 }

