@@ -10,7 +10,7 @@
  *   timed by tinybench in rotated rounds on the wall clock (a child process's
  *   time is wall time);
  * - the tier's cost: a test command under `loadrace test` with its default
- *   plan (the reference run, one run per row, every rerun alone), against one
+ *   plan (the natural run, one run per row, every rerun alone), against one
  *   plain run of the same command — dsh 0.1.1-rc.2's snapshot tier in the
  *   workspace `.ci/build-dsh` builds, on Node 22, or the fixture's own suite
  *   with `--quick` or when the workspace is not built.
@@ -23,8 +23,8 @@ import { fileURLToPath } from 'node:url'
 import { Bench } from 'tinybench'
 import { node22Binary } from '../harness/hosts/host.ts'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord } from '../harness/preload/protocol.js'
-import type { SuiteReport } from '../harness/suite/report.ts'
-import { nodeOptionsWithPreload } from '../harness/suite/suite-run.ts'
+import type { TestReport as SuiteReport } from '../harness/report/test-report.ts'
+import { nodeOptionsWithPreload } from '../harness/suite/command-run.ts'
 import type { TestModeFigures } from './figures.ts'
 import { WORKSPACE } from './workspace.ts'
 
@@ -56,7 +56,7 @@ interface PreloadSubject {
   cwd: string
   argv: string[]
   env: NodeJS.ProcessEnv
-  /** The row each configuration follows; absent: taken from a reference run of the command (each configuration's realised order, reversed). */
+  /** The row each configuration follows; absent: taken from a natural run of the command (each configuration's realised order, reversed). */
   rows?: Record<string, string[]>
 }
 
@@ -66,12 +66,12 @@ function runSubject(subject: PreloadSubject, env: NodeJS.ProcessEnv): void {
   if (result.status !== 0) throw new Error(`${subject.command} failed (exit ${result.status}): ${result.stderr.slice(-2_000)}`)
 }
 
-/** Each configuration's realised order in a reference run of `subject`, reversed: a row every process of the command follows. */
+/** Each configuration's realised order in a natural run of `subject`, reversed: a row every process of the command follows. */
 function reversedReferenceRows(subject: PreloadSubject, folder: string): Record<string, string[]> {
   const records = join(folder, 'reference-records')
   mkdirSync(records)
   const schedule = join(folder, 'reference.json')
-  writeFileSync(schedule, JSON.stringify({ mode: 'reference', project: subject.cwd, rows: {} }))
+  writeFileSync(schedule, JSON.stringify({ mode: 'natural', project: subject.cwd, rows: {} }))
   runSubject(subject, { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records })
   const rows: Record<string, string[]> = {}
   for (const name of readdirSync(records)) {

@@ -1,5 +1,9 @@
-import { reportWhole } from '../report/reporter.ts'
+import { readReportIn } from '../report/read-kind.ts'
+import { reportTestWhole, reportWhole } from '../report/reporter.ts'
 import { REPORTERS, reporterNames } from '../report/reporters/index.ts'
+import { sweepReportKind } from '../report/sweep-kind.ts'
+import { testReportKind } from '../report/test/kind.ts'
+import type { TestReport } from '../report/test-report.ts'
 import { InputError } from '../scenario/errors.ts'
 import { mergeShards } from '../sweep/merge.ts'
 import { styleFor } from './colour.ts'
@@ -7,10 +11,8 @@ import type { Command } from './command.ts'
 import { reportExitCode } from './exit-code.ts'
 import { OPTIONS, readSettings } from './options.ts'
 import { EXIT, UsageError } from './usage-error.ts'
-import { mergeSuiteShards, readSuiteShard, SuiteMergeError } from '../suite/merge.ts'
-import { findingLines, suiteSummary, writeSuiteReport, type SuiteReport } from '../suite/report.ts'
-import { testKey } from '../suite/results.ts'
-import { isFinding } from '../suite/verdict.ts'
+import { mergeSuiteShards, SuiteMergeError, type SuiteShard } from '../suite/merge.ts'
+import { testExitCode } from './test-command.ts'
 
 /** `loadrace merge`: one report from the reports of all shards of a sweep, judged anew. */
 export const mergeCommand: Command = {
@@ -24,7 +26,7 @@ export const mergeCommand: Command = {
         + 'distinct output\'s first interleaving is replayed once, and the whole is judged as an unsharded sweep would '
         + 'be: a divergence whose two sides fell in different shards is found, minimised and blamed. Scenario files are '
         + 'read from the paths the reports record (relative to the working directory).',
-      'The shards of one loadrace test run (--shard i/n) merge the same way: their schedules are united, each shard\'s reruns alone are kept, and every test is judged on all the runs.',
+      'The shards of one loadrace test run (--shard i/n) merge the same way: their schedules are united, each shard\'s reruns alone are kept, and every test is judged on all the runs. Which merge applies is read from each report.json\'s own "report" field (sweep or test); the folders must all hold one kind.',
     ],
     operands: [{ name: 'DIR…', help: 'folders holding the shards\' report.json' }],
     options: [OPTIONS.report, OPTIONS.format, OPTIONS.timeout, OPTIONS.updateGoldens, OPTIONS.goldens],
@@ -33,26 +35,32 @@ export const mergeCommand: Command = {
   async run(args, cli) {
     if (args.operands.length === 0) throw new UsageError('missing DIR: give the folders of the shard reports (see loadrace merge --help)')
     const settings = readSettings(args, mergeCommand.spec, cli)
-    const suiteShards = args.operands.map(readSuiteShard)
-    if (suiteShards.some(shard => shard !== undefined)) {
-      const missing = args.operands.filter((_, i) => suiteShards[i] === undefined)
-      if (missing.length > 0) throw new InputError(missing.map(dir => `${dir}: no report.json of loadrace test (the other folders hold one; merge the shards of one run)`))
-      let report
-      try {
-        report = mergeSuiteShards(suiteShards as { dir: string, report: SuiteReport }[])
-      } catch (error) {
-        if (error instanceof SuiteMergeError) throw new InputError([error.message])
-        throw error
-      }
-      const written = await writeSuiteReport(settings.report, report)
-      for (const test of report.tests) cli.stdout.write(`${test.verdict === 'holds' || test.verdict === 'skipped' ? '' : '✗ '}${test.verdict}  ${testKey(test)}\n${findingLines(test).map(line => `    ${line}\n`).join('')}`)
-      cli.stdout.write(suiteSummary(report, written))
-      return report.tests.some(test => isFinding(test.verdict)) ? EXIT.failed : EXIT.ok
-    }
-    const report = await mergeShards(args.operands, settings)
+    const read = args.operands.map(dir => ({ dir, ...readReportIn(dir) }))
+    const problems = read.flatMap(entry => 'problem' in entry ? [entry.problem] : [])
+    if (problems.length > 0) throw new InputError(problems)
+    const kinds = [...new Set(read.map(entry => 'kind' in entry ? entry.kind : ''))]
+    if (kinds.length > 1) throw new InputError([`the folders hold reports of different kinds (${kinds.join(', ')}); merge the shards of one run`])
     const setup = { ...cli, style: styleFor(cli.stdout, cli.env), reporter: 'default' as const, showOutput: false, dir: settings.report, formats: settings.format }
-    // The shards' own sweeps annotated their failures already.
-    await reportWhole(reporterNames(setup).filter(name => name !== 'github-annotations').map(name => REPORTERS[name](setup)), report)
+    // The shards' own runs annotated their failures already.
+    const names = reporterNames(setup).filter(name => name !== 'github-annotations')
+    if (kinds[0] === 'test') {
+      const report = mergeTestShards(read.map(entry => ({ dir: entry.dir, report: (entry as { report: TestReport }).report })))
+      await reportTestWhole(names.map(name => REPORTERS[name](setup, testReportKind)), report)
+      return testExitCode(report)
+    }
+    if (kinds[0] !== 'sweep') throw new InputError([`${read[0]!.dir}: a ${kinds[0]} report; loadrace merge merges the shards of one sweep or of one loadrace test run`])
+    const report = await mergeShards(args.operands, settings)
+    await reportWhole(names.map(name => REPORTERS[name](setup, sweepReportKind)), report)
     return reportExitCode(report, cli.stderr)
   },
+}
+
+/** The merged report of a test run's shards, or the one line saying why not. */
+function mergeTestShards(shards: readonly SuiteShard[]): TestReport {
+  try {
+    return mergeSuiteShards(shards)
+  } catch (error) {
+    if (error instanceof SuiteMergeError) throw new InputError([error.message])
+    throw error
+  }
 }

@@ -1,7 +1,7 @@
 import { STDOUT_REPORTERS, type StdoutReporter } from '../report/reporters/index.ts'
 import { TIMEOUT_RANGE } from '../scenario/scenario.ts'
 import {
-  APPLIED_DEFAULTS, availableCpus, type CommandName, DEFAULTS, HOST_FORMS, KNOBS, REPORT_FORMATS, resolveSettings, type Settings, STRATEGY_NAMES, targetNames, VARIANT_NAMES,
+  APPLIED_DEFAULTS, availableCpus, type CommandName, DEFAULTS, type GivenArgs, HOST_FORMS, KNOBS, MAX_JOBS, REPORT_FORMATS, resolveSettings, type Settings, STRATEGY_NAMES, targetNames, VARIANT_NAMES,
 } from '../sweep/settings.ts'
 import type { CommandSpec, OptionSpec, ParsedArgs } from './args.ts'
 import { valueOf } from './args.ts'
@@ -59,6 +59,17 @@ export const OPTIONS = {
     help: 'print what the system under test printed (stdout, stderr, console) under every scenario, not only under a failed one; report.json always has it',
   },
   reporter: { name: 'reporter', value: 'NAME', default: 'default', help: `what stdout gets: ${STDOUT_REPORTERS.join('|')} (json: report.json, and the scenario lines go to stderr)` },
+  reruns: { name: 'reruns', value: 'N', variable: variableOf('reruns'), default: String(DEFAULTS.reruns), help: 'reruns alone of each side of a test whose result differs between runs, before it is called pins-one (another result there: flaky)' },
+  jobs: {
+    name: 'jobs',
+    value: 'N',
+    variable: variableOf('jobs'),
+    default: String(DEFAULTS.jobs),
+    help: `how many differing tests are decided side by side, each by its own reruns alone (1 to ${MAX_JOBS}); the command's full runs never overlap. Above 1 only for a suite whose runs may overlap (no fixed port, file or database shared between two runs); not with --junit`,
+  },
+  junit: { name: 'junit', value: 'FILE', variable: variableOf('junit'), help: 'read per-test results from this JUnit file the command writes (relative to the directory it runs in)' },
+  order: { name: 'order', value: 'CONFIG=E1,E2,…', variable: variableOf('order'), repeatable: true, help: 'run the command once, the processes booting CONFIG releasing its entries in this order (repeatable; in the variable, separated by ;): a replay' },
+  only: { name: 'only', value: 'NAME', variable: variableOf('only'), help: 'with --order: run only the test of this full name' },
   json: { name: 'json', help: 'print one JSON object {token, hash, schedule, projection, output} instead (output: what the system printed, when it printed anything)' },
   scenarios: { name: 'scenarios', value: 'PATH', default: 'scenarios/', repeatable: true, help: 'scenario file or folder to search for the scenario (repeatable)' },
 } as const satisfies Record<string, OptionSpec>
@@ -69,8 +80,8 @@ function optional<T>(args: ParsedArgs, option: OptionSpec, read: (text: string) 
 }
 
 /** The command line as the settings read it. */
-export function givenBy(args: ParsedArgs): { value(option: string): string | undefined, flag(option: string): boolean | undefined } {
-  return { value: option => valueOf(args, option), flag: option => (args.flags.has(option) ? true : undefined) }
+export function givenBy(args: ParsedArgs): GivenArgs {
+  return { value: option => valueOf(args, option), values: option => args.values.get(option), flag: option => (args.flags.has(option) ? true : undefined) }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario/scenario.ts'
 import { sweepRunners, type SweepRunners } from '../sweep/runners.ts'
 import type { Cli } from './command.ts'
 import { heartbeatInterval, startHeartbeat, type Heartbeat } from './heartbeat.ts'
-import { watchInterruptions } from './interrupt.ts'
+import { watchInterruptions } from '../signals/interrupt.ts'
 import { progressLine, type Progress } from './progress.ts'
 import type { Reporter } from '../report/reporter.ts'
 

@@ -1,4 +1,5 @@
 import { reportersFor } from '../report/reporters/index.ts'
+import { sweepReportKind } from '../report/sweep-kind.ts'
 import { sweep } from '../sweep/sweep.ts'
 import { styleFor } from './colour.ts'
 import { NODE22_VARIABLE, node22InstallCommand } from '../sweep/settings.ts'
@@ -61,7 +62,7 @@ export const sweepCommand: Command = {
       if (signal.aborted) return interrupted()!
       const reporters = [
         progressReporter(scenario => scenario.name),
-        ...reportersFor({ ...cli, style, reporter, showOutput, dir: settings.report, formats: settings.format }),
+        ...reportersFor({ ...cli, style, reporter, showOutput, dir: settings.report, formats: settings.format }, sweepReportKind),
       ]
       // The settings hold the golden policy: where the goldens are, whether to write them anew, whether this is CI.
       const report = await sweep(scenarios, settings, { runner, runners, goldens: settings, signal, bail, reporters })

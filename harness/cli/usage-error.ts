@@ -1,3 +1,5 @@
+import { SIGNAL_EXIT_CODES } from '../signals/interrupt.ts'
+
 /** Exit codes of the `loadrace` command. */
 export const EXIT = {
   /** Every scenario met its expectation. */
@@ -11,9 +13,9 @@ export const EXIT = {
   /** `loadrace test` judged nothing: the command was not found, ran no test, or started no process with a cordis loader. */
   unjudged: 4,
   /** Interrupted by SIGINT. */
-  interrupted: 130,
+  interrupted: SIGNAL_EXIT_CODES.SIGINT,
   /** Terminated by SIGTERM. */
-  terminated: 143,
+  terminated: SIGNAL_EXIT_CODES.SIGTERM,
 } as const
 
 /** A bad command line or setting: one line for stderr, naming the option (or variable) and what it allows. */

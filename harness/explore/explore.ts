@@ -7,7 +7,8 @@ import { replayableSchedule, type InterleavingRecord, type Runner } from '../run
 import { spaceOfScenario } from './declared-space.ts'
 import type { Exploration, ExploreRun, PositionResult } from './exploration.ts'
 import { ExplorationLog } from './log.ts'
-import { honestGuarantee, planFor, type PlanSettings } from './plan.ts'
+import { realisedGuarantee } from './guarantee.ts'
+import { planFor, type PlanSettings } from './plan.ts'
 import { inShard } from './shard.ts'
 
 /**
@@ -51,7 +52,7 @@ export function explorationOf(space: Space, plan: Plan, log: ExplorationLog, ran
     size: spaceSize(space),
     ran,
     explored: log.distinct(),
-    guarantee: honestGuarantee(plan.guarantee(ran, finished), log.deviations, log.realised),
+    guarantee: realisedGuarantee(plan.guarantee(ran, finished), { deviated: log.deviations !== null, aimed: plan.strength, realisedAt: strength => log.realisedAt(strength) }),
     coverage: log.coverage(),
     deviations: log.deviations,
     finished,

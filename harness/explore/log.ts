@@ -1,6 +1,7 @@
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import { deviation } from '../space/discovered.ts'
 import type { RealisedOrders } from '../space/coverage.ts'
+import { realisedIn } from './guarantee.ts'
 import type { InterleavingRecord } from '../runners/runner.ts'
 import type { Deviation, Exploration, OutputGroup } from './exploration.ts'
 import { formatOrderKey } from './order-key.ts'
@@ -55,6 +56,12 @@ export class ExplorationLog {
   /** Outputs by first appearance. */
   outputs(): OutputGroup[] {
     return [...this.groups.values()].sort((a, b) => a.first.index - b.first.index)
+  }
+
+  /** Whether the distinct effective orders so far hold every order of `strength` operations the system allows. */
+  realisedAt(strength: number): boolean {
+    if (this.realised?.strength === strength) return this.realised.complete()
+    return realisedIn(this.space, strength, this.orders.values())
   }
 
   coverage(): Exploration['coverage'] {

@@ -8,12 +8,10 @@
  * builtins pass through, as in the in-process scheduled loader.
  */
 import { relative, sep } from 'node:path'
-import { entryLabel } from '../scenario/entry-labels.js'
+import { entryOfImport, labelOfEntry, markWithoutId } from '../scenario/entry-labels.js'
 import { LOADER_HANDOFF } from './module-hooks.js'
 
 const PATCHED = Symbol.for('loadrace.test.patched')
-/** Entries whose options had no `id`: the loader gives them a random one, so their label comes from the plugin name instead. */
-const unnamed = new WeakSet()
 
 /**
  * @typedef {{
@@ -28,19 +26,6 @@ const unnamed = new WeakSet()
  *   ctx?: { fiber?: { entry?: LoaderEntry } },
  * }} Tree
  */
-
-/**
- * The label of `entry`: its loader id mapped into the label alphabet, or for
- * an entry configured without an id, its parent's label and plugin name.
- * @param {LoaderEntry} entry
- * @returns {string}
- */
-function labelOf(entry) {
-  if (!unnamed.has(entry.options)) return entryLabel(entry.id)
-  const parent = entry.parent.tree.ctx?.fiber?.entry
-  const own = entryLabel(entry.options.name)
-  return parent ? `${labelOf(parent)}.${own}` : own
-}
 
 /**
  * The configuration `tree` belongs to: the file of the outermost include
@@ -76,15 +61,13 @@ export function installLoaderPatch(order, project) {
     const originalEnsureId = /** @type {(this: Tree, options: { id?: string }) => string} */ (EntryTree.prototype.ensureId)
     EntryTree.prototype.ensureId = /** @this {Tree} */ function (/** @type {{ id?: string }} */ options) {
 
-      if (!options.id) unnamed.add(options)
+      if (!options.id) markWithoutId(options)
       return originalEnsureId.call(this, options)
     }
     EntryTree.prototype.import = /** @this {Tree} */ function (/** @type {string} */ name, /** @type {unknown} */ getOuterStack) {
-      const entry = typeof name === 'string' && !name.startsWith('cordis:')
-        ? Object.values(this.store).find(candidate => candidate.getOuterStack === getOuterStack)
-        : undefined
+      const entry = typeof name === 'string' && !name.startsWith('cordis:') ? entryOfImport(this, getOuterStack) : undefined
       if (entry === undefined) return originalImport.call(this, name, getOuterStack)
-      return order.request(labelOf(entry), configurationOf(this, project), () => Promise.resolve(originalImport.call(this, name, getOuterStack)))
+      return order.request(labelOfEntry(entry), configurationOf(this, project), () => Promise.resolve(originalImport.call(this, name, getOuterStack)))
     }
     EntryTree.prototype[PATCHED] = true
   }

@@ -13,12 +13,12 @@ export const SCHEDULE_VARIABLE = 'LOADRACE_TEST_SCHEDULE'
 
 /**
  * What one run of the command does to every process that boots a cordis
- * loader: in a `reference` run nothing is reordered, only recorded; in a
+ * loader: in the `natural` run nothing is reordered, only recorded; in a
  * `row` run, a process that boots configuration C releases its loader's
  * imports in `rows[C]`, and a process booting a configuration the file does
  * not name runs unperturbed and says so.
  * @typedef {{
- *   mode: 'reference' | 'row',
+ *   mode: 'natural' | 'row',
  *   project: string,
  *   rows: Record<string, readonly string[]>,
  * }} RunSchedule
@@ -37,13 +37,13 @@ export const SCHEDULE_VARIABLE = 'LOADRACE_TEST_SCHEDULE'
  * relative to the project, `/`-separated), or the entry script when no
  * include was involved. `released` is the realised order: the entries'
  * imports in the order they settled. `row` is the order it was given
- * (absent in a reference run, and for a configuration the schedule did not
+ * (absent in the natural run, and for a configuration the schedule did not
  * know, which `unknown` then says).
  * @typedef {{
  *   pid: number,
  *   thread: number,
  *   argv: readonly string[],
- *   mode: 'reference' | 'row',
+ *   mode: 'natural' | 'row',
  *   configuration: string | null,
  *   requested: readonly DecisionPoint[],
  *   released: readonly string[],

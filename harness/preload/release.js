@@ -5,12 +5,12 @@
  * real import starts at once (real I/O keeps its timing), and its result is
  * handed to the loader when the schedule releases it.
  *
- * In a `row` run the rule is the in-process scheduled loader's
- * (`runtime/drive.ts`): release the first entry of the row that is waiting,
- * else the earliest waiting entry the row does not name. An entry the row
- * names that has not been requested yet (it waits for a group or include not
- * applied yet) simply goes later, so an order the process cannot make is
- * recorded as realised, not forced.
+ * In a `row` run the rule is the in-process scheduler's, from the one module
+ * both import (`release-rule.js`): release the first entry of the row whose
+ * module has been read, else the earliest read entry the row does not name.
+ * An entry the row names that has not been requested yet (it waits for a
+ * group or include not applied yet) simply goes later, so an order the
+ * process cannot make is recorded as realised, not forced.
  *
  * Nothing is held past the point the loader reaches by itself. The imports
  * waiting at one time are a wave: once every module of the wave has been read
@@ -22,9 +22,11 @@
  * half-released wave: it answers nobody with an entry still held. A module
  * slower than {@link SLOW_IMPORT_MS} does not hold the rest of its wave.
  *
- * In a `reference` run nothing is held: imports settle as they would, and
+ * In the `natural` run nothing is held: imports settle as they would, and
  * the order they settle in is recorded.
  */
+
+import { nextRelease } from './release-rule.js'
 
 /** Microtask turns after each release: the released entry's apply and registrations run before the next release. */
 const DRAIN_TURNS = 200
@@ -48,7 +50,7 @@ async function drainMicrotasks() {
 
 export class ReleaseOrder {
   /**
-   * @param {'reference' | 'row'} mode
+   * @param {'natural' | 'row'} mode
    * @param {(configuration: string | null) => readonly string[] | undefined} rowOf
    * @param {() => void} changed called after every request and release (the record is rewritten)
    */
@@ -99,7 +101,7 @@ export class ReleaseOrder {
     const loading = importNow()
     loading.catch(() => this.failedImports.push(label))
     if (this.row === undefined) {
-      // Reference run, or a configuration the schedule does not know: the import settles as it would.
+      // The natural run, or a configuration the schedule does not know: the import settles as it would.
       const settle = () => { this.released.push(label); this.changed() }
       loading.then(settle, settle)
       this.changed()
@@ -138,14 +140,11 @@ export class ReleaseOrder {
     }
   }
 
-  /** The key of the import to release: the row's first loaded waiting entry, else the earliest loaded one. */
+  /** The key of the import to release, by the release rule: the row's first loaded waiting entry, else the earliest loaded one. */
   choose() {
     const loaded = [...this.waiting].filter(([, waiting]) => waiting.loaded)
-    for (const label of this.remaining) {
-      const hit = loaded.find(([, waiting]) => waiting.label === label)
-      if (hit) return hit[0]
-    }
-    return loaded[0]?.[0]
+    const next = nextRelease(this.remaining, label => loaded.some(([, waiting]) => waiting.label === label), () => loaded[0]?.[1].label)
+    return next === undefined ? undefined : loaded.find(([, waiting]) => waiting.label === next.label)?.[0]
   }
 
   /**

@@ -1,8 +1,8 @@
 import { VERSION } from '../package/version.ts'
 
 /**
- * What every report loadrace writes carries around its body (the sweep's
- * `report.json`, `matrix.json`, `diff-targets.json`): the tool and version
+ * What every report loadrace writes carries around its body (a sweep's and
+ * a test run's `report.json`, `matrix.json`, `diff-targets.json`): the tool, its kind and version
  * that wrote it, whether it ran to the end, how it ran, and its summary
  * counts with how long it took — in this key order, the body between the
  * options and the summary.
@@ -28,15 +28,14 @@ interface EnvelopeParts<Options, Body, Summary> {
 
 /**
  * A report: the envelope around `body`, in the contract's key order, with
- * `report: kind` after `tool` (`matrix.json`, `diff-targets.json`; a sweep's
- * `report.json` has no kind).
+ * `report: kind` after `tool` (`sweep` for a sweep's `report.json`, `test`
+ * for a test run's, `matrix`, `diff-targets`).
  */
-export function enveloped<Options, Body extends object, Summary extends object>(kind: undefined, parts: EnvelopeParts<Options, Body, Summary>): Envelope<Options, Summary> & Body
 export function enveloped<Kind extends string, Options, Body extends object, Summary extends object>(kind: Kind, parts: EnvelopeParts<Options, Body, Summary>): Envelope<Options, Summary> & { report: Kind } & Body
-export function enveloped(kind: string | undefined, parts: EnvelopeParts<unknown, object, object>): object {
+export function enveloped(kind: string, parts: EnvelopeParts<unknown, object, object>): object {
   return {
     tool: 'loadrace',
-    ...kind === undefined ? {} : { report: kind },
+    report: kind,
     version: VERSION,
     complete: parts.complete,
     options: parts.options,

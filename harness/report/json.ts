@@ -161,6 +161,7 @@ function canonicalReport(report: Report, zeroTimings: boolean): Report {
   const { options, summary } = report
   return {
     tool: report.tool,
+    report: 'sweep',
     version: report.version,
     complete: report.complete,
     options: {

@@ -9,6 +9,8 @@ import type { Envelope } from './envelope.ts'
 
 /** `report.json`: one judged entry per scenario of the sweep. */
 export interface Report extends Envelope<ReportOptions, ReportSummary> {
+  /** The kind of report (`loadrace merge` tells a sweep's shards from a test run's by it). */
+  report: 'sweep'
   scenarios: ScenarioReport[]
   /** Goldens that belong to no swept scenario (checked in CI on complete, unsharded sweeps); their presence fails the sweep. */
   obsoleteGoldens?: string[]

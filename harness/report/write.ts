@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { renderHtml } from './html.ts'
-import { renderJson } from './json.ts'
-import { renderJunit } from './junit.ts'
-import { renderMarkdown } from './markdown.ts'
-import type { Report } from './sweep-report.ts'
 import type { ReportFormat } from '../settings/formats.ts'
 
-/** Each format's renderer and the file it is written to. */
-export const FORMATS: Readonly<Record<ReportFormat, { file: string, render: (report: Report) => string }>> = {
-  json: { file: 'report.json', render: renderJson },
-  md: { file: 'report.md', render: renderMarkdown },
-  junit: { file: 'junit.xml', render: renderJunit },
-  html: { file: 'report.html', render: renderHtml },
+/** The file each format is written to, whatever the kind of report. */
+export const FORMAT_FILES: Readonly<Record<ReportFormat, string>> = {
+  json: 'report.json',
+  md: 'report.md',
+  junit: 'junit.xml',
+  html: 'report.html',
 }
 
 /** A fresh name in `dir` for the temp file of `file` (hidden, unique per process and call). */

@@ -1,3 +1,4 @@
+import { nextRelease } from '../preload/release-rule.js'
 import type { OperationPool } from './operations.ts'
 
 /**
@@ -13,7 +14,9 @@ export type ScheduleDriver = (
 ) => Promise<unknown>
 
 /**
- * Releases operations one at a time, settling to quiescence after each:
+ * Releases operations one at a time, settling to quiescence after each, by
+ * the release rule the preload of `loadrace test` follows too
+ * (`preload/release-rule.js`):
  *
  * 1. the first operation of the schedule that is pending and may go now (a
  *    timer whose deadline no other held timer precedes) — so every schedule
@@ -25,8 +28,9 @@ export type ScheduleDriver = (
  *    when the boot waits on nothing else, so a timer nobody waits for stays
  *    held. An interval's later firings are left to `settle.ts`, which also
  *    notices when they spin;
- * 3. when neither, a scheduled operation the deadlines hold back, so that
- *    the run never stalls.
+ * 3. when neither (what only the in-process scheduler has: held timers), a
+ *    scheduled operation the deadlines hold back, so that the run never
+ *    stalls.
  *
  * The pool's release order is the effective schedule. Returns the scheduled
  * operations that never became pending.
@@ -42,12 +46,10 @@ export async function driveSchedule(
   await settle()
   for (;;) {
     pool.observe()
-    const index = remaining.findIndex(op => pool.canRelease(op))
-    const op = index >= 0
-      ? remaining.splice(index, 1)[0]
-      : (booting() ? pool.next(label => !planned.has(label) && !pool.isRepeat(label)) : undefined) ?? pool.next(label => remaining.includes(label))
+    const next = nextRelease(remaining, op => pool.canRelease(op), () => booting() ? pool.next(label => !planned.has(label) && !pool.isRepeat(label)) : undefined)
+    const op = next?.label ?? pool.next(label => remaining.includes(label))
     if (op === undefined) return remaining.filter(label => !pool.isPending(label))
-    if (index < 0 && remaining.includes(op)) remaining.splice(remaining.indexOf(op), 1)
+    if (remaining.includes(op)) remaining.splice(remaining.indexOf(op), 1)
     pool.release(op)
     await settle()
   }

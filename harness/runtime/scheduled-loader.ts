@@ -1,7 +1,7 @@
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import type { Entry, EntryTree, Loader } from '@deepseek-ai/cordis-plugin-loader'
 import type { Include } from '@deepseek-ai/cordis-plugin-include'
-import { entryLabel as labelOfLoaderId } from '../scenario/entry-labels.js'
+import { entryOfImport, labelOfEntry } from '../scenario/entry-labels.js'
 import type { System } from '../system/system.ts'
 import { attributeFibersBy, attributeFibersOf } from './sut-context.ts'
 
@@ -14,14 +14,14 @@ export type ImportHook = (entryId: string, specifier: string) => Promise<unknown
 /** The import hook of each interleaving, by the root context it runs in. */
 const hooks = new WeakMap<Context, ImportHook>()
 
-/** The operation label of a loader entry: its loader id mapped into the label alphabet (see `scenario/entry-labels.js`). */
+/** The operation label of a loader entry, by the one labelling rule (`scenario/entry-labels.js`, the preload's too). */
 export function entryLabel(entry: Entry): string {
-  return labelOfLoaderId(entry.id)
+  return labelOfEntry(entry)
 }
 
-/** Finds the entry whose import is being asked for (each entry owns a distinct `getOuterStack`); its label. */
+/** Finds the entry whose import is being asked for, by the one lookup the preload uses too; its label. */
 function entryIdOf(tree: EntryTree, getOuterStack: (() => string[]) | undefined): string {
-  const entry = Object.values(tree.store).find(candidate => candidate.getOuterStack === getOuterStack)
+  const entry = entryOfImport(tree, getOuterStack)
   if (!entry) throw new Error('scheduled loader: an import was requested by no known entry')
   return entryLabel(entry)
 }

@@ -46,7 +46,7 @@ export interface TreeEntry {
 }
 
 /** Every entry of a cordis.yml, depth-first in file order. */
-export interface EntryTree {
+export interface ConfigurationFile {
   /** Absolute path of the file. */
   file: string
   entries: TreeEntry[]
@@ -189,7 +189,7 @@ export function isEntryListText(text: string): boolean {
  * naming it), and returns the entries, or the one problem that stops the
  * loader from reading the tree the same way (located in the file holding it).
  */
-export async function readEntryTree(file: string, system: System): Promise<EntryTree | ScenarioErrorFields> {
+export async function readConfigurationFile(file: string, system: System): Promise<ConfigurationFile | ScenarioErrorFields> {
   const walk: Walk = { entries: [], labels: new Map(), system }
   try {
     const list = await readEntryList(file, undefined, system)

@@ -37,3 +37,52 @@ export function entryLabel(loaderId) {
   const mapped = below.split(LOADER_ID_SEPARATOR).map(part => part.replace(OUTSIDE_ALPHABET, '_')).join('.')
   return /^[A-Za-z0-9]/.test(mapped) ? mapped : `x${mapped}`
 }
+
+/** The options of entries configured without an `id` (the loader makes a random one up for each). */
+const withoutId = new WeakSet()
+
+/**
+ * Marks an entry's options as configured without an `id`, before the loader
+ * makes one up: its label then comes from its plugin's name (see
+ * {@link labelOfEntry}). loadrace's own scenarios refuse such entries; the
+ * preload meets them in a user's cordis.yml.
+ * @param {object} options
+ */
+export function markWithoutId(options) {
+  withoutId.add(options)
+}
+
+/**
+ * @typedef {{
+ *   id: string,
+ *   options: object & { name: string },
+ *   getOuterStack?: unknown,
+ *   parent: { tree: { ctx?: { fiber?: { entry?: LoaderEntry } } } },
+ * }} LoaderEntry
+ */
+
+/**
+ * The entry of `tree` whose module import is being asked for: each entry of
+ * a tree hands the loader's `import` its own `getOuterStack`.
+ * @template {LoaderEntry} E
+ * @param {{ store: Record<string, E> }} tree
+ * @param {unknown} getOuterStack
+ * @returns {E | undefined}
+ */
+export function entryOfImport(tree, getOuterStack) {
+  return Object.values(tree.store).find(candidate => candidate.getOuterStack === getOuterStack)
+}
+
+/**
+ * The label of a loader entry: its loader id mapped by {@link entryLabel};
+ * for an entry configured without an id, the label of the entry that mounts
+ * its tree (if any), a `.`, and its plugin's name mapped the same way.
+ * @param {LoaderEntry} entry
+ * @returns {string}
+ */
+export function labelOfEntry(entry) {
+  if (!withoutId.has(entry.options)) return entryLabel(entry.id)
+  const parent = entry.parent.tree.ctx?.fiber?.entry
+  const own = entryLabel(entry.options.name)
+  return parent ? `${labelOfEntry(parent)}.${own}` : own
+}

@@ -9,7 +9,7 @@ import { basename, dirname, extname, resolve } from 'node:path'
 import { ScenarioError, ScenarioErrors } from './errors.ts'
 import { findScenarioFiles, isScenarioFileName } from './discover.ts'
 import { isProblem, loadExpectedHeader } from './expected-header.ts'
-import { isEntryListText, readEntryTree, type EntryTree } from './entries-file.ts'
+import { isEntryListText, readConfigurationFile, type ConfigurationFile } from './entries-file.ts'
 import { loadPluginModules } from './modules.ts'
 import { normaliseScenario } from './normalise.ts'
 import { firstInDocument } from './position.ts'
@@ -81,8 +81,8 @@ async function systemOf(file: string, dir: string, value: Record<string, unknown
 }
 
 /** Reads the cordis.yml a scenario names; an `expect.inactive` id must name one of its entries. */
-async function entryTreeOf(file: string, dir: string, value: Record<string, unknown>, system: System): Promise<EntryTree> {
-  const tree = await readEntryTree(resolve(dir, String(value.entries)), system)
+async function configurationFileOf(file: string, dir: string, value: Record<string, unknown>, system: System): Promise<ConfigurationFile> {
+  const tree = await readConfigurationFile(resolve(dir, String(value.entries)), system)
   if (!('entries' in tree)) throw new ScenarioError(tree)
   const expect = value.expect as { inactive?: unknown }
   const labels = tree.entries.map(entry => entry.label)
@@ -136,7 +136,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   if (isEntryListText(text)) {
     const value = entryListDefaults(file)
     const system = await systemOf(file, dir, value)
-    const tree = await entryTreeOf(file, dir, value, system)
+    const tree = await configurationFileOf(file, dir, value, system)
     return normaliseScenario(value, { file, dir, defaultName, modules: new Map(), tree, system })
   }
   const parsed = parseScenarioYaml(text)
@@ -145,7 +145,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   const first = firstInDocument(parsed.doc, problems)
   if (first) throw toError(file, first)
   const system = await systemOf(file, dir, parsed.value)
-  const tree = typeof parsed.value.entries === 'string' ? await entryTreeOf(file, dir, parsed.value, system) : undefined
+  const tree = typeof parsed.value.entries === 'string' ? await configurationFileOf(file, dir, parsed.value, system) : undefined
   const plugins = parsed.value.plugins
   const modules = await loadPluginModules(Array.isArray(plugins) ? plugins : [], dir, system)
   if (!(modules instanceof Map)) throw toError(file, modules)

@@ -6,7 +6,7 @@ import { parseHost } from '../hosts/host.ts'
 import { resolve } from 'node:path'
 import { ScenarioFileSchema, type ScenarioFile } from './schema.ts'
 import type { LoadedModule } from './modules.ts'
-import type { EntryTree } from './entries-file.ts'
+import type { ConfigurationFile } from './entries-file.ts'
 import type { BaseConfig, EntriesSource, ExpectedTool, PluginSpec, Scenario, ScenarioAppConfig, ToolSpec } from './scenario.ts'
 import type { System } from '../system/system.ts'
 
@@ -31,7 +31,7 @@ export interface ScenarioSource {
   /** The `expect.header` tools, read from its file when it names one; undefined when the file pins none. */
   header?: ExpectedTool[]
   /** The cordis.yml named by `entries:`, read and its modules imported. */
-  tree?: EntryTree
+  tree?: ConfigurationFile
   /** The system under test as the project has it. */
   system: System
 }
@@ -83,7 +83,7 @@ function pluginSpec(entry: FileEntry, index: number, modules: ReadonlyMap<number
 }
 
 /** The importing entries of a cordis.yml as module plugin specs: one scheduled import each. */
-function treePlugins(tree: EntryTree): PluginSpec[] {
+function treePlugins(tree: ConfigurationFile): PluginSpec[] {
   return tree.entries.flatMap((entry): PluginSpec[] => entry.module === undefined ? [] : [{
     kind: 'module',
     id: entry.label,
@@ -95,7 +95,7 @@ function treePlugins(tree: EntryTree): PluginSpec[] {
   }])
 }
 
-function entriesSource(tree: EntryTree): EntriesSource {
+function entriesSource(tree: ConfigurationFile): EntriesSource {
   return {
     file: tree.file,
     labels: tree.entries.map(entry => entry.label),

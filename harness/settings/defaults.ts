@@ -29,6 +29,9 @@ export const DEFAULT_STRATEGY: StrategyName = 'auto'
 /** The default seed. */
 export const DEFAULT_SEED = '0'
 
+/** The most tests `loadrace test --jobs` decides side by side. */
+export const MAX_JOBS = 64
+
 /** The CPUs this machine offers: the default number of workers, and the most. */
 export function availableCpus(): number {
   return availableParallelism()
@@ -51,6 +54,8 @@ export interface Defaults {
   format: readonly ReportFormat[]
   updateGoldens: boolean
   keepWorkdirs: boolean
+  reruns: number
+  jobs: number
 }
 
 /** The defaults of `loadrace sweep` (and of `loadrace/vitest`). */
@@ -65,6 +70,9 @@ export const DEFAULTS: Readonly<Defaults> = {
   format: REPORT_FORMATS,
   updateGoldens: false,
   keepWorkdirs: false,
+  // loadrace test: each side of a differing test rerun alone twice; one such test decided at a time.
+  reruns: 2,
+  jobs: 1,
 }
 
 /** Where each other command's defaults differ from the sweep's. */

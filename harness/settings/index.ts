@@ -4,7 +4,8 @@
  * and the one resolver that reads and validates them.
  */
 export type { KnobName, Settings } from './settings.ts'
-export { APPLIED_DEFAULTS, availableCpus, COMMAND_DEFAULTS, DEFAULT_BUDGET, DEFAULT_SEED, DEFAULT_STRATEGY, DEFAULTS, defaultsOf, MATRIX_BUDGET, type CommandName, type Defaults } from './defaults.ts'
+export { APPLIED_DEFAULTS, availableCpus, COMMAND_DEFAULTS, DEFAULT_BUDGET, DEFAULT_SEED, DEFAULT_STRATEGY, DEFAULTS, defaultsOf, MATRIX_BUDGET, MAX_JOBS, type CommandName, type Defaults } from './defaults.ts'
+export { formatOrder, ORDER_SEPARATOR, parseOrders } from './orders.ts'
 export { KNOBS, knobNamed, resolveSettings, type GivenArgs, type Knob, type SettingsSources } from './resolve.ts'
 export { isCi, type Env } from './environment.ts'
 export { DOCUMENT_FORMATS, parseDocumentFormats, parseFormats, REPORT_FORMATS, type DocumentFormat, type ReportFormat } from './formats.ts'

@@ -9,7 +9,9 @@ import { parseDocumentFormats, parseFormats } from './formats.ts'
 import type { KnobName, Settings } from './settings.ts'
 import { parseShard } from './shard.ts'
 import { UsageError } from './usage-error.ts'
+import { parseOrders, ORDER_SEPARATOR } from './orders.ts'
 import { nonEmpty, oneOf, onOff, parsedBy, wholeNumber } from './values.ts'
+import { MAX_JOBS } from './defaults.ts'
 
 /** A knob as the command line and the environment name it. */
 export interface Knob {
@@ -40,6 +42,11 @@ export const KNOBS: readonly Knob[] = [
   { name: 'goldens', options: ['goldens'], variables: ['LOADRACE_GOLDENS'] },
   { name: 'updateGoldens', options: ['update-goldens'], variables: ['LOADRACE_UPDATE_GOLDENS'], flag: true },
   { name: 'keepWorkdirs', options: ['keep-workdirs'], variables: ['LOADRACE_KEEP_WORKDIRS'], flag: true },
+  { name: 'reruns', options: ['reruns'], variables: ['LOADRACE_RERUNS'] },
+  { name: 'jobs', options: ['jobs'], variables: ['LOADRACE_JOBS'] },
+  { name: 'junit', options: ['junit'], variables: ['LOADRACE_JUNIT'] },
+  { name: 'order', options: ['order'], variables: ['LOADRACE_ORDER'] },
+  { name: 'only', options: ['only'], variables: ['LOADRACE_ONLY'] },
 ]
 
 /** The knob named `name`. */
@@ -51,6 +58,8 @@ export function knobNamed(name: Knob['name']): Knob {
 export interface GivenArgs {
   /** The option's value as text; undefined: not given. */
   value(option: string): string | undefined
+  /** Every value of a repeatable option, in the order given; undefined or empty: not given. */
+  values?(option: string): readonly string[] | undefined
   /** A flag: true when given; false when the caller says no; undefined: not given. */
   flag(option: string): boolean | undefined
   /** How an error names what was given; default `--option`. */
@@ -127,6 +136,8 @@ export function resolveSettings(sources: SettingsSources): Settings {
     updateGoldens: flag('updateGoldens', defaults.updateGoldens),
     keepWorkdirs: flag('keepWorkdirs', defaults.keepWorkdirs),
     ci: isCi(sources.env),
+    reruns: read('reruns', ({ text, source }) => wholeNumber(source, text, 1)) ?? defaults.reruns,
+    jobs: read('jobs', ({ text, source }) => wholeNumber(source, text, 1, MAX_JOBS)) ?? defaults.jobs,
   }
   const depth = read('depth', ({ text, source }) => wholeNumber(source, text, 1)) ?? defaults.depth
   if (depth !== undefined) settings.depth = depth
@@ -144,7 +155,37 @@ export function resolveSettings(sources: SettingsSources): Settings {
   if (hosts !== undefined) settings.hosts = hosts
   const goldens = read('goldens', ({ text, source }) => nonEmpty(source, text))
   if (goldens !== undefined) settings.goldens = goldens
+  const junit = read('junit', ({ text, source }) => nonEmpty(source, text))
+  if (junit !== undefined) settings.junit = junit
+  const order = ordersOf(sources, takes)
+  if (order !== undefined) settings.order = order
+  const only = read('only', ({ text, source }) => nonEmpty(source, text))
+  if (only !== undefined) settings.only = only
+  checkTogether(settings, name => found(name)?.source ?? `--${knobNamed(name).options[0]}`)
   return settings
+}
+
+/**
+ * `--order`, repeatable on the command line, or `LOADRACE_ORDER` with its
+ * orders separated by `;` (a replay of one run of `loadrace test`).
+ */
+function ordersOf(sources: SettingsSources, takes: (option: string) => boolean): Settings['order'] {
+  if (!takes('order')) return undefined
+  const given = sources.given?.values?.('order') ?? (sources.given?.value('order') === undefined ? [] : [sources.given.value('order')!])
+  if (given.length > 0) return parseOrders(sources.given?.nameOf?.('order') ?? '--order', given)
+  const text = sources.env.LOADRACE_ORDER
+  if (text === undefined || text === '') return undefined
+  return parseOrders('LOADRACE_ORDER', text.split(ORDER_SEPARATOR).map(part => part.trim()).filter(part => part !== ''))
+}
+
+/** Settings that are wrong only together: each pair said in one line, naming where each came from (`--jobs` or `LOADRACE_JOBS`). */
+function checkTogether(settings: Settings, sourceOf: (name: Knob['name']) => string): void {
+  if (settings.only !== undefined && settings.order === undefined) {
+    throw new UsageError(`${sourceOf('only')}: needs --order (it narrows a replay to one test)`)
+  }
+  if (settings.jobs > 1 && settings.junit !== undefined) {
+    throw new UsageError(`${sourceOf('jobs')} ${settings.jobs}: not with ${sourceOf('junit')}, whose one file two reruns side by side would both write; give --jobs 1 or let loadrace add its own reporter`)
+  }
 }
 
 /**

@@ -47,6 +47,16 @@ export interface Settings {
   keepWorkdirs: boolean
   /** Whether this is CI (`CI`): a missing golden fails instead of being written. */
   ci: boolean
+  /** `loadrace test`: how many times each side of a test whose results differ is rerun alone before it is called `pins-one`. */
+  reruns: number
+  /** `loadrace test`: how many tests whose results differ are decided side by side, each by its own reruns alone. */
+  jobs: number
+  /** `loadrace test`: the JUnit file the command writes, read for per-test results; undefined: loadrace adds its own reporter. */
+  junit?: string
+  /** `loadrace test`: a replay — the order each named configuration's loader releases its entries in, for one run of the command. */
+  order?: Readonly<Record<string, readonly string[]>>
+  /** `loadrace test`: with `order`, the full name of the one test to run alone. */
+  only?: string
 }
 
 /** The name of a knob: a field of `Settings`. */

@@ -24,7 +24,7 @@ export const auto: Strategy = {
   plan(space, options) {
     const budget = checkBudget(options.budget)
     const complete = spaceSize(space) <= BigInt(Math.min(budget, Number.MAX_SAFE_INTEGER))
-    const { rows, strength } = leadingRows(space, options.seed, budget)
+    const { rows, strength, aimed } = leadingRows(space, options.seed, budget)
     const rest = (seen: Set<string>): Iterable<Schedule> => {
       if (complete) return unseen(linearExtensions(space), seen)
       const rng = createRng(deriveSeed(options.seed, 'random'))
@@ -40,22 +40,26 @@ export const auto: Strategy = {
         yield* rest(seen)
       }),
       guarantee: (explored) => coverGuarantee(space, rows, strength, explored),
+      ...aimed === undefined ? {} : { strength: aimed },
     }
   },
 }
 
 /**
  * The strongest covering rows (3-way, else 2-way) that fit the budget. When
- * not even the 2-way rows fit, their first `budget` rows, proving nothing.
+ * not even the 2-way rows fit, their first `budget` rows, proving nothing
+ * of their own (`aimed`: the strength of the rows cut).
  */
-function leadingRows(space: Space, seed: string, budget: number): { rows: Schedule[]; strength: number | undefined } {
+function leadingRows(space: Space, seed: string, budget: number): { rows: Schedule[]; strength: number | undefined; aimed: number | undefined } {
   let rows: Schedule[] = []
+  let aimed: number | undefined
   for (const strength of [3, 2]) {
     if (!coverFits(space, strength)) continue
     rows = coverRows(space, strength, seed)
-    if (rows.length <= budget) return { rows, strength }
+    aimed = strength
+    if (rows.length <= budget) return { rows, strength, aimed }
   }
-  return { rows: rows.slice(0, budget), strength: undefined }
+  return { rows: rows.slice(0, budget), strength: undefined, aimed }
 }
 
 /** The schedules of `schedules` whose keys are not in `seen`. */

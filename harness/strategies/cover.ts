@@ -33,6 +33,7 @@ export const cover: Strategy = {
     return {
       schedules: replayable(() => upTo(rows, budget)),
       guarantee: (explored) => coverGuarantee(space, rows, strength, explored),
+      strength,
     }
   },
 }

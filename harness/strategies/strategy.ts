@@ -37,6 +37,8 @@ export interface Plan {
   readonly schedules: Iterable<Schedule>
   /** What was achieved if the first `explored` schedules ran; `finished` = the iterable was consumed to its end. */
   guarantee(explored: number, finished: boolean): Guarantee
+  /** The covering strength the plan aims at (a covering plan cut short may still prove a lower one); undefined for a sampling plan. */
+  readonly strength?: number
 }
 
 /** One exploration strategy. */

@@ -1,63 +1,59 @@
+import { realisedGuarantee, realisedIn } from '../explore/guarantee.ts'
+import { planSpace, type PlanSettings } from '../explore/plan.ts'
 import type { ProcessRecord } from '../preload/protocol.js'
-import { RealisedOrders } from '../space/coverage.ts'
-import { deriveSeed } from '../space/random.ts'
+import { deviation } from '../space/discovered.ts'
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
-import { strategies, type Guarantee, type StrategyName } from '../strategies/index.ts'
-import { upTo } from '../strategies/strategy.ts'
+import type { Guarantee, Plan } from '../strategies/index.ts'
 
 /**
- * Schedules keyed by configuration. The reference run shows, per cordis.yml
+ * Schedules keyed by configuration. The natural run shows, per cordis.yml
  * the command's processes booted, the decision points they met: the
  * discovered space of that configuration (one chain per loader entry, in the
- * order first requested). Each configuration gets its own plan from the same
- * strategies `sweep` uses; run k of the command gives every process that
- * boots configuration C the k-th row of C's plan (a configuration with fewer
- * rows starts over).
+ * order first requested). Each configuration is planned by the planner the
+ * sweep's scenarios use (`explore/plan.ts`); run k of the command gives
+ * every process that boots configuration C the k-th row of C's plan (a
+ * configuration with fewer rows starts over).
  *
- * The reference run is a load order too. When every process that booted C
- * in it released C's entries in one and the same order, that order is the
- * plan's first row: the strategy's rows are relabelled (entry for entry) so
- * that its first row is the reference's order, which every ordering
- * guarantee survives (a covering array stays a covering array under a
- * renaming of its symbols), and the runs of the command give the rows after
- * it. A plan of budget b then costs the reference run and b − 1 runs.
- * A sharded run does not count the reference (see `countsReference`).
+ * The natural run is a load order too, and that is what test mode adds of
+ * its own. When every process that booted C in it released C's entries in
+ * one and the same order, that order is the plan's first row: the
+ * strategy's rows are relabelled (entry for entry) so that its first row is
+ * the natural order, which every ordering guarantee survives (a covering
+ * array stays a covering array under a renaming of its symbols), and the
+ * runs of the command give the rows after it. A plan of b rows then costs
+ * the natural run and b − 1 runs. A sharded run does not count the natural
+ * order (see `countsNatural`).
  */
 
-/** The knobs a plan is made with. */
-export interface PlanSettings {
-  readonly strategy: StrategyName
-  readonly budget: number
-  readonly seed: string
-  readonly depth?: number
-  readonly strength: number
+/** How a run's configurations are planned: the settings of every plan, and what test mode adds. */
+export interface ConfigurationSettings extends PlanSettings {
   /**
-   * Whether the reference run's order may count as the first row (default
-   * true). Shards of one run each run their own reference, which may load
-   * differently; rows relabelled after different references do not add up
-   * to one plan, so a sharded run counts no reference and every row is a
-   * run's.
+   * Whether the natural run's order may count as the first row (default
+   * true). Shards of one run each run their own natural run, which may load
+   * differently; rows relabelled after different natural orders do not add
+   * up to one plan, so a sharded run counts none and every row is a run's.
    */
-  readonly countsReference?: boolean
+  readonly countsNatural?: boolean
 }
 
 /** One configuration, its discovered space and its rows. */
 export interface ConfigurationPlan {
   readonly configuration: string
-  /** The loader entries whose imports are decision points, in the order the reference run first requested them. */
+  /** The loader entries whose imports are decision points, in the order the natural run first requested them. */
   readonly entries: readonly string[]
   readonly space: Space
-  /** The rows the runs after the reference give, in order. */
+  /** The rows the runs after the natural run give, in order. */
   readonly rows: readonly Schedule[]
-  /** The order every process of the reference run released the entries in, counted as the plan's first row; undefined when its processes disagreed (then every row is a run's). */
-  readonly reference?: Schedule
-  /** How many processes of the reference run booted it. */
+  /** The order every process of the natural run released the entries in, counted as the plan's first row; undefined when its processes disagreed (then every row is a run's). */
+  readonly natural?: Schedule
+  /** How many processes of the natural run booted it. */
   readonly processes: number
-  /** The covering strength the plan was made with (`--strength`): a plan cut short of it may still prove a lower one. */
-  readonly strength: number
-  /** What the plan claims once the reference run and `explored` runs after it ran. */
-  readonly guarantee: (explored: number) => Guarantee
+  /** The strategy's plan: what it claims, and the strength it aims at. */
+  readonly plan: Plan
 }
+
+/** The processes' records, as planning reads them. */
+type Records = readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]
 
 /** Every configuration the records show, with the entries its processes requested (first request order, across processes). */
 export function discoveredConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested'>[]): Map<string, { entries: string[], processes: number }> {
@@ -77,7 +73,7 @@ export function discoveredConfigurations(records: readonly Pick<ProcessRecord, '
  * `entries`, or undefined when they released different orders or not every
  * entry.
  */
-export function referenceOrder(records: readonly Pick<ProcessRecord, 'configuration' | 'released'>[], configuration: string, entries: readonly string[]): Schedule | undefined {
+export function naturalOrder(records: readonly Pick<ProcessRecord, 'configuration' | 'released'>[], configuration: string, entries: readonly string[]): Schedule | undefined {
   const released = records.filter(record => record.configuration === configuration).map(record => record.released)
   const [first] = released
   if (first === undefined || first.length !== entries.length || new Set(first).size !== entries.length || !first.every(label => entries.includes(label))) return undefined
@@ -92,75 +88,52 @@ export function relabelled(rows: readonly Schedule[], first: Schedule): Schedule
   return rows.map(row => row.map(label => rename.get(label) ?? label))
 }
 
-/** The plan of every configuration the reference run booted. */
-export function planConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[], settings: PlanSettings): ConfigurationPlan[] {
+/** The plan of every configuration the natural run booted. */
+export function planConfigurations(records: Records, settings: ConfigurationSettings): ConfigurationPlan[] {
   return [...discoveredConfigurations(records)].map(([configuration, { entries, processes }]) => {
     const space: Space = { chains: entries.map(entry => ({ plugin: entry, ops: [entry] })) }
-    const plan = strategies[settings.strategy].plan(space, {
-      seed: deriveSeed(settings.seed, configuration),
-      budget: settings.budget,
-      depth: settings.depth,
-      strength: settings.strength,
-    })
-    const planned = [...upTo(plan.schedules, settings.budget)]
-    const reference = settings.countsReference === false ? undefined : referenceOrder(records, configuration, entries)
-    const counted = reference === undefined ? 0 : 1
-    const rows = reference === undefined ? planned : relabelled(planned, reference).slice(1)
-    return {
-      configuration, entries, space, rows, processes, strength: settings.strength,
-      ...reference === undefined ? {} : { reference },
-      guarantee: explored => plan.guarantee(explored + counted, explored + counted >= planned.length),
-    }
+    const { plan, schedules } = planSpace(configuration, space, settings)
+    const natural = settings.countsNatural === false ? undefined : naturalOrder(records, configuration, entries)
+    const rows = natural === undefined ? schedules : relabelled(schedules, natural).slice(1)
+    return { configuration, entries, space, rows, processes, plan, ...natural === undefined ? {} : { natural } }
   })
 }
 
-/** How many runs after the reference the plans need: the most rows of any configuration. */
+/** How many rows the plan has in all: the runs' rows, and the natural order when it counted. */
+export function rowCount(plan: Pick<ConfigurationPlan, 'rows' | 'natural'>): number {
+  return plan.rows.length + (plan.natural === undefined ? 0 : 1)
+}
+
+/** How many runs after the natural run the plans need: the most rows of any configuration. */
 export function runsNeeded(plans: readonly ConfigurationPlan[]): number {
   return Math.max(0, ...plans.map(plan => plan.rows.length))
 }
 
-/** The row each configuration gets in run `k` (0-based, after the reference); one with fewer rows starts over, from the reference's order when that counted. */
+/** The row each configuration gets in run `k` (0-based, after the natural run); one with fewer rows starts over, from the natural order when that counted. */
 export function rowsOfRun(plans: readonly ConfigurationPlan[], k: number): Record<string, Schedule> {
   return Object.fromEntries(plans.flatMap((plan) => {
-    const cycle = plan.reference === undefined ? plan.rows : [plan.reference, ...plan.rows]
-    const offset = plan.reference === undefined ? 0 : 1
+    const cycle = plan.natural === undefined ? plan.rows : [plan.natural, ...plan.rows]
+    const offset = plan.natural === undefined ? 0 : 1
     return cycle.length === 0 ? [] : [[plan.configuration, cycle[(k + offset) % cycle.length] as Schedule]]
   }))
 }
 
-/** Whether the realised orders of `plan`'s processes hold every relative order of `strength` entries the system allows (an entry only ever requested after another was released is taken to depend on it); false when too large to check. */
-function realisedAt(plan: ConfigurationPlan, strength: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): boolean {
-  const realised = RealisedOrders.of(plan.space, strength)
-  if (realised === undefined) return false
-  for (const record of records) {
-    if (record.configuration !== plan.configuration) continue
-    const enabled = new Map(record.requested.map(point => [point.label, point.enabledAt]))
-    realised.add(record.released, record.released.map(label => enabled.get(label) ?? 0))
-  }
-  return realised.complete()
-}
-
 /**
- * What the runs proved for one configuration: the plan's claim, kept for a
- * t-way claim only when the realised orders of its processes (the reference
- * run's among them) hold every relative order the system allows. A plan
- * cut short of its strength (`--strength 3 --budget 8`: 8 rows of a
- * 3-way covering set of 24) claims the highest lower strength, down to 2,
- * whose every order its realised orders hold, rather than only `sampled`.
+ * What the runs proved for one configuration, by the one rule of
+ * `explore/guarantee.ts`: the plan's claim once the natural run and
+ * `explored` runs after it ran, checked on the realised orders of every
+ * process that booted it (the natural run's among them).
  */
-export function realisedGuarantee(plan: ConfigurationPlan, explored: number, records: readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]): Guarantee {
-  const claimed = plan.guarantee(explored)
-  if (claimed.kind === 'exhaustive') return claimed
-  // A t-way claim is checked at its strength; a cut plan's realised orders, below the plan's.
-  const highest = claimed.kind === 't-way' ? claimed.strength : plan.strength - 1
-  const lowest = claimed.kind === 't-way' ? claimed.strength : 2
-  for (let strength = highest; strength >= lowest; strength--) {
-    if (realisedAt(plan, strength, records)) return { kind: 't-way', strength }
-  }
-  return { kind: 'sampled' }
-}
-
-/** How many rows the plan has in all: the runs' rows, and the reference's order when it counted. */
-export function planRows(plan: Pick<ConfigurationPlan, 'rows' | 'reference'>): number {
-  return plan.rows.length + (plan.reference === undefined ? 0 : 1)
+export function configurationGuarantee(plan: ConfigurationPlan, explored: number, records: Records): Guarantee {
+  const own = records.filter(record => record.configuration === plan.configuration)
+  const counted = explored + (plan.natural === undefined ? 0 : 1)
+  const runs = own.map((record) => {
+    const enabled = new Map(record.requested.map(point => [point.label, point.enabledAt]))
+    return { schedule: record.released, enabledAt: record.released.map(label => enabled.get(label) ?? 0) }
+  })
+  return realisedGuarantee(plan.plan.guarantee(counted, counted >= rowCount(plan)), {
+    deviated: own.some(record => deviation(plan.space, record.released) !== undefined),
+    aimed: plan.plan.strength,
+    realisedAt: strength => realisedIn(plan.space, strength, runs),
+  })
 }

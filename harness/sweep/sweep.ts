@@ -131,7 +131,7 @@ export type ReportSettings = Pick<Settings, 'strategy' | 'seed' | 'budget' | 'de
 
 /** A report around scenario entries: the run options and the summary counts (for a sweep, or merged shards). */
 export function assembleReport(reports: ScenarioReport[], settings: ReportSettings, complete: boolean, durationMs: number): Report {
-  return enveloped(undefined, {
+  return enveloped('sweep', {
     complete,
     options: {
       strategy: settings.strategy,

@@ -103,7 +103,7 @@ describe('the house of docs/architecture.md', () => {
 })
 
 /** The most rooms the command may import: it parses and prints, and the rooms that own the work do it. */
-const CLI_ROOMS_AT_MOST = 8
+const CLI_ROOMS_AT_MOST = 9
 
 /** The rooms other than its own that the files of `room` import, `import type` included, sorted. */
 function roomsImportedBy(room: string, all: readonly Edge[]): string[] {

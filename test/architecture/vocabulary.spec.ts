@@ -49,6 +49,20 @@ describe('one vocabulary', () => {
     expect(found).toEqual([])
   })
 
+  it('gives the unperturbed run of loadrace test its own name (the natural run): "reference" names only the reference target', () => {
+    const testMode = codeFiles().filter(file => /^harness\/(suite|preload|report\/test)\/|^harness\/report\/test-report\.ts$/.test(file))
+    expect(testMode.length).toBeGreaterThan(10)
+    const found = testMode.filter(file => /\breference\b/i.test(readFileSync(`${ROOT}${file}`, 'utf8')))
+    expect(found).toEqual([])
+  })
+
+  it('retires the names that meant two things in test mode: a list of rows, a record of orders, a status called a hash, cordis\'s EntryTree', () => {
+    const retired = /\b(type Rows|interface EntryTree|SuiteReport|countsReference)\b/
+    const found = codeFiles().filter(file => file.startsWith('harness/') && retired.test(readFileSync(`${ROOT}${file}`, 'utf8')))
+      .concat(codeFiles().filter(file => file.startsWith('harness/suite/') && /\bhashOf\b/.test(readFileSync(`${ROOT}${file}`, 'utf8'))))
+    expect(found).toEqual([])
+  })
+
   it('finds an American spelling inside an identifier, and leaves names that are not loadrace\'s alone', () => {
     expect(americanSpellings('const a = minimizeSchedule(x)\nanalyze(y)\n{ serialization: "advanced" }')).toEqual([
       { line: 1, word: 'minimizeSchedule' },

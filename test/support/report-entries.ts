@@ -138,6 +138,7 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
   const scenarios = [deterministic, divergent, uncontrolled, stuck, skipped]
   return {
     tool: 'loadrace',
+    report: 'sweep',
     version: '0.1.0',
     complete: true,
     options: { strategy: 'auto', seed: '42', budget: 1000, depth: null, strength: null, shard: null, workers: 2, hosts: null },

@@ -3,12 +3,12 @@ import type { Reporter, Sink } from '../reporter.ts'
 import type { ScenarioReport } from '../../judge/scenario-report.ts'
 
 /** A workflow command's message: `%`, carriage returns and line feeds encoded. */
-function commandData(text: string): string {
+export function commandData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
 }
 
 /** A workflow command's property value: the message encoding, plus `:` and `,`. */
-function commandProperty(text: string): string {
+export function commandProperty(text: string): string {
   return commandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
 }
 

@@ -1,11 +1,10 @@
+import type { ReportKind } from '../kind.ts'
 import type { Reporter, Sink } from '../reporter.ts'
 import type { Style } from '../style.ts'
 import type { ReportFormat } from '../../settings/formats.ts'
-import { githubAnnotationsReporter } from './github-annotations.ts'
 import { jsonReporter } from './json-stdout.ts'
 import { reportFileReporter } from './report-file.ts'
 import { stepSummaryPath, stepSummaryReporter } from './step-summary.ts'
-import { terminalReporter } from './terminal.ts'
 
 /** What stdout gets (`--reporter`): the scenario lines and summary, or report.json. */
 export const STDOUT_REPORTERS = ['default', 'json'] as const
@@ -31,25 +30,33 @@ function human(setup: ReporterSetup): Sink {
   return setup.reporter === 'json' ? setup.stderr : setup.stdout
 }
 
-/** Every reporter loadrace has, by name: how to build it. */
-export const REPORTERS = {
-  'terminal': setup => terminalReporter(human(setup), setup),
-  'json': setup => reportFileReporter('json', setup.dir),
-  'md': setup => reportFileReporter('md', setup.dir),
-  'junit': setup => reportFileReporter('junit', setup.dir),
-  'html': setup => reportFileReporter('html', setup.dir),
-  'step-summary': setup => stepSummaryReporter(setup.env.GITHUB_STEP_SUMMARY ?? ''),
-  'github-annotations': setup => githubAnnotationsReporter(human(setup)),
-  'json-stdout': setup => jsonReporter(setup.stdout),
-} as const satisfies Record<string, (setup: ReporterSetup) => Reporter>
+/** How a reporter of the map is built for a report of some kind. */
+type Build = <R>(setup: ReporterSetup, kind: ReportKind<R>) => Reporter<R>
 
-export type ReporterName = keyof typeof REPORTERS
+/** The names of the reporters of the map. */
+export type ReporterName = 'terminal' | 'json' | 'md' | 'junit' | 'html' | 'step-summary' | 'github-annotations' | 'json-stdout'
+
+/**
+ * Every reporter loadrace has, by name: how to build it for a report of a
+ * given kind (a sweep's, a test run's), whose renderers, terminal lines and
+ * annotations the kind supplies.
+ */
+export const REPORTERS: Readonly<Record<ReporterName, Build>> = {
+  'terminal': (setup, kind) => kind.terminal(human(setup), setup.stderr, setup),
+  'json': (setup, kind) => reportFileReporter(kind, 'json', setup.dir),
+  'md': (setup, kind) => reportFileReporter(kind, 'md', setup.dir),
+  'junit': (setup, kind) => reportFileReporter(kind, 'junit', setup.dir),
+  'html': (setup, kind) => reportFileReporter(kind, 'html', setup.dir),
+  'step-summary': (setup, kind) => stepSummaryReporter(kind, setup.env.GITHUB_STEP_SUMMARY ?? ''),
+  'github-annotations': (setup, kind) => kind.annotations(human(setup)),
+  'json-stdout': (setup, kind) => jsonReporter(kind, setup.stdout),
+}
 
 /**
  * The reporters a run has, in the order their hooks are called: the report
  * files of `formats`; the job summary when `GITHUB_STEP_SUMMARY` names a
  * file and Markdown is written; the terminal lines; an annotation per failed
- * scenario under GitHub Actions (`GITHUB_ACTIONS=true`); report.json on
+ * scenario or test under GitHub Actions (`GITHUB_ACTIONS=true`); report.json on
  * stdout under `--reporter json`.
  */
 export function reporterNames(setup: ReporterSetup): ReporterName[] {
@@ -62,7 +69,7 @@ export function reporterNames(setup: ReporterSetup): ReporterName[] {
   ]
 }
 
-/** The reporters `reporterNames` picks, built. */
-export function reportersFor(setup: ReporterSetup): Reporter[] {
-  return reporterNames(setup).map(name => REPORTERS[name](setup))
+/** The reporters `reporterNames` picks, built for reports of `kind`. */
+export function reportersFor<R>(setup: ReporterSetup, kind: ReportKind<R>): Reporter<R>[] {
+  return reporterNames(setup).map(name => REPORTERS[name](setup, kind))
 }

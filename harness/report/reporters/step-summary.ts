@@ -1,5 +1,5 @@
 import { appendFile, stat } from 'node:fs/promises'
-import { renderMarkdown } from '../markdown.ts'
+import type { ReportKind } from '../kind.ts'
 import type { Reporter } from '../reporter.ts'
 import type { ReportFormat } from '../../settings/formats.ts'
 
@@ -15,11 +15,11 @@ export function stepSummaryPath(env: Readonly<Record<string, string | undefined>
   return path !== undefined && path !== '' && formats.includes('md') ? path : undefined
 }
 
-/** The reporter that appends `report.md` to a GitHub job summary file (`GITHUB_STEP_SUMMARY`) once the report is written. */
-export function stepSummaryReporter(path: string): Reporter {
+/** The reporter that appends the Markdown of a report of `kind` to a GitHub job summary file (`GITHUB_STEP_SUMMARY`) once the report is written. */
+export function stepSummaryReporter<R>(kind: ReportKind<R>, path: string): Reporter<R> {
   return {
     async onEnd(report) {
-      await appendSummary(path, renderMarkdown(report))
+      await appendSummary(path, kind.render.md(report))
     },
   }
 }

@@ -1,4 +1,5 @@
 import { endReport } from '../reporter.ts'
+import { sweepReportKind } from '../sweep-kind.ts'
 import type { Report } from '../sweep-report.ts'
 import type { ReportFormat } from '../../settings/formats.ts'
 import { reportFileReporters } from './report-file.ts'
@@ -20,5 +21,5 @@ export interface WriteReportOptions {
  */
 export async function writeReport(dir: string, report: Report, formats: readonly ReportFormat[], options: WriteReportOptions = {}): Promise<string[]> {
   const summary = stepSummaryPath(options.env ?? process.env, formats)
-  return endReport([...reportFileReporters(dir, formats), ...summary === undefined ? [] : [stepSummaryReporter(summary)]], report)
+  return endReport([...reportFileReporters(sweepReportKind, dir, formats), ...summary === undefined ? [] : [stepSummaryReporter(sweepReportKind, summary)]], report)
 }

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { honestGuarantee, planFor } from '../../../harness/explore/plan.ts'
+import { planFor, planSpace } from '../../../harness/explore/plan.ts'
 import { spaceOfScenario } from '../../../harness/explore/declared-space.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
-import { RealisedOrders } from '../../../harness/space/coverage.ts'
 import { isSchedule, scheduleKey, spaceOf, spaceSize } from '../../../harness/space/space.ts'
 import { STRATEGY_NAMES } from '../../../harness/strategies/index.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
@@ -59,29 +58,5 @@ describe('planning', () => {
     const scenario = await fourPlugins('claims')
     expect(planFor(scenario, { strategy: 'exhaustive', budget: 100, seed: '1' }).plan.guarantee(60, true)).toEqual({ kind: 'exhaustive' })
     expect(planFor(scenario, { strategy: 'exhaustive', budget: 10, seed: '1' }).plan.guarantee(10, true)).toEqual({ kind: 'sampled' })
-  })
-})
-
-describe('the guarantee that holds for what ran', () => {
-  const space = spaceOf([{ id: 'a', batches: 1 }, { id: 'b', batches: 1 }])
-  const left = { count: 1, schedule: ['a', 'b', 'b#timer1'], reason: 'operation b#timer1 is not in the discovered space' }
-
-  it("is the plan's claim when no run left the space", () => {
-    expect(honestGuarantee({ kind: 'exhaustive' }, null, undefined)).toEqual({ kind: 'exhaustive' })
-    expect(honestGuarantee({ kind: 'sampled' }, null, undefined)).toEqual({ kind: 'sampled' })
-  })
-
-  it('is only a sample once a run left the space', () => {
-    expect(honestGuarantee({ kind: 'exhaustive' }, left, undefined)).toEqual({ kind: 'sampled' })
-  })
-
-  it('is t-way only when the effective orders realised every t-order the system allows', () => {
-    const realised = RealisedOrders.of(space, 2)!
-    realised.add(['a', 'b'], [0, 0])
-    expect(honestGuarantee({ kind: 't-way', strength: 2 }, null, realised)).toEqual({ kind: 'sampled' })
-    realised.add(['b', 'a'], [0, 0])
-    expect(honestGuarantee({ kind: 't-way', strength: 2 }, null, realised)).toEqual({ kind: 't-way', strength: 2 })
-    expect(honestGuarantee({ kind: 't-way', strength: 2 }, left, realised)).toEqual({ kind: 'sampled' })
-    expect(honestGuarantee({ kind: 't-way', strength: 2 }, null, undefined)).toEqual({ kind: 'sampled' })
   })
 })

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../../../harness/preload/protocol.js'
-import { nodeOptionsWithPreload } from '../../../harness/suite/suite-run.ts'
+import { nodeOptionsWithPreload } from '../../../harness/suite/command-run.ts'
 import { node22Binary } from '../../../harness/hosts/host.ts'
 import { SUITE_APP, SUITE_APP_BIN } from '../../support/suite-app.ts'
 
@@ -50,10 +50,10 @@ describe('the preload', () => {
     }
   })
 
-  it('in the reference run reorders nothing and records the order imports settled in', async () => {
-    const { sections, records } = await boot({ mode: 'reference', rows: {} })
+  it('in the natural run reorders nothing and records the order imports settled in', async () => {
+    const { sections, records } = await boot({ mode: 'natural', rows: {} })
     expect(sections).toEqual(['alpha', 'beta', 'gamma', 'delta'])
-    expect(records[0]!.mode).toBe('reference')
+    expect(records[0]!.mode).toBe('natural')
     expect(new Set(records[0]!.released)).toEqual(new Set(['prompt', 'alpha', 'beta', 'gamma', 'delta']))
     // The nested group's entries are decision points too.
     expect(records[0]!.requested.map(point => point.label)).toEqual(expect.arrayContaining(['gamma', 'delta']))

@@ -29,8 +29,8 @@ describe('the release order of one process', () => {
     expect(order.requested).toEqual([{ label: 'now', enabledAt: 0 }, { label: 'late', enabledAt: 1 }])
   })
 
-  it('in a reference run hands every import over as it settles, and records that order', async () => {
-    const order = new ReleaseOrder('reference', () => ['b', 'a'], () => {})
+  it('in the natural run hands every import over as it settles, and records that order', async () => {
+    const order = new ReleaseOrder('natural', () => ['b', 'a'], () => {})
     const a = deferred()
     const b = deferred()
     const first = order.request('a', 'x.yml', () => a.promise)

@@ -128,7 +128,7 @@ describe('renderJson', () => {
     expect(Object.keys(reordered)[0]).toBe('summary')
     expect(renderJson(reordered)).toBe(renderJson(report))
     const parsed = JSON.parse(renderJson(reordered)) as Record<string, unknown>
-    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'complete', 'options', 'scenarios', 'summary'])
+    expect(Object.keys(parsed)).toEqual(['tool', 'report', 'version', 'complete', 'options', 'scenarios', 'summary'])
     const scenarios = parsed.scenarios as Record<string, unknown>[]
     expect(Object.keys(scenarios[1] ?? {})).toEqual([
       'name', 'file', 'variant', 'target', 'plugins', 'space', 'discovered', 'planned', 'explored', 'strategy', 'guarantee', 'verdict',

@@ -12,7 +12,7 @@ function args(values: Record<string, string>, flags: readonly string[] = []): Gi
 }
 
 /** For each variable: a value to set it to, and what the settings then hold. */
-const EACH_VARIABLE: Record<string, { text: string, resolved: Partial<Settings> }> = {
+const EACH_VARIABLE: Record<string, { text: string, resolved: Partial<Settings>, with?: Record<string, string> }> = {
   LOADRACE_STRATEGY: { text: 'pct', resolved: { strategy: 'pct' } },
   LOADRACE_BUDGET: { text: '17', resolved: { budget: 17 } },
   LOADRACE_SEED: { text: 'seven', resolved: { seed: 'seven' } },
@@ -30,6 +30,12 @@ const EACH_VARIABLE: Record<string, { text: string, resolved: Partial<Settings> 
   LOADRACE_GOLDENS: { text: 'pinned', resolved: { goldens: 'pinned' } },
   LOADRACE_UPDATE_GOLDENS: { text: '1', resolved: { updateGoldens: true } },
   LOADRACE_KEEP_WORKDIRS: { text: 'true', resolved: { keepWorkdirs: true } },
+  LOADRACE_RERUNS: { text: '5', resolved: { reruns: 5 } },
+  LOADRACE_JOBS: { text: '2', resolved: { jobs: 2 } },
+  LOADRACE_JUNIT: { text: 'out/junit.xml', resolved: { junit: 'out/junit.xml' } },
+  LOADRACE_ORDER: { text: 'a.yml=x,y; b/c.yml=z', resolved: { order: { 'a.yml': ['x', 'y'], 'b/c.yml': ['z'] } } },
+  // --only narrows a replay: it needs an order.
+  LOADRACE_ONLY: { text: 'a test', with: { LOADRACE_ORDER: 'a.yml=x' }, resolved: { only: 'a test', order: { 'a.yml': ['x'] } } },
 }
 
 /** For each variable: a bad value, and the one line that says so. */
@@ -48,6 +54,9 @@ const BAD_VALUE: Record<string, { text: string, error: string }> = {
   LOADRACE_FORMAT: { text: 'pdf', error: 'LOADRACE_FORMAT: unknown report format "pdf"; allowed: json, md, junit, html' },
   LOADRACE_UPDATE_GOLDENS: { text: 'sure', error: 'LOADRACE_UPDATE_GOLDENS: expected one of 1, true, yes, 0, false, no, got "sure"' },
   LOADRACE_KEEP_WORKDIRS: { text: 'kept', error: 'LOADRACE_KEEP_WORKDIRS: expected one of 1, true, yes, 0, false, no, got "kept"' },
+  LOADRACE_RERUNS: { text: '0', error: 'LOADRACE_RERUNS: expected a whole number ≥ 1, got "0"' },
+  LOADRACE_JOBS: { text: '65', error: 'LOADRACE_JOBS: expected a whole number from 1 to 64, got "65"' },
+  LOADRACE_ORDER: { text: 'tie.yml', error: 'LOADRACE_ORDER: expected CONFIG=ENTRY,ENTRY,… (the configuration\'s path, then its loader entries in order), got "tie.yml"' },
 }
 
 /** The error `resolve` throws, or a failure when it throws none. */
@@ -66,7 +75,7 @@ describe('resolveSettings', () => {
   it('without a command line or a variable, holds the defaults of the one table', () => {
     expect(resolveSettings({ command: 'sweep', env: {} })).toEqual({
       strategy: 'auto', budget: DEFAULT_BUDGET, seed: '0', workers: cpus, report: 'reports/latest', format: ['json', 'md', 'junit', 'html'],
-      updateGoldens: false, keepWorkdirs: false, ci: false,
+      updateGoldens: false, keepWorkdirs: false, ci: false, reruns: 2, jobs: 1,
     })
     expect(DEFAULT_BUDGET).toBe(5040)
   })
@@ -85,9 +94,9 @@ describe('resolveSettings', () => {
     expect(Object.keys(EACH_VARIABLE).sort()).toEqual(KNOBS.flatMap(knob => knob.variables).sort())
   })
 
-  for (const [variable, { text, resolved }] of Object.entries(EACH_VARIABLE)) {
+  for (const [variable, { text, resolved, with: alongside }] of Object.entries(EACH_VARIABLE)) {
     it(`reads ${variable}`, () => {
-      const settings = resolveSettings({ command: 'sweep', env: { [variable]: text } })
+      const settings = resolveSettings({ command: 'sweep', env: { ...alongside, [variable]: text } })
       expect(settings).toMatchObject(resolved)
       // And nothing else moves.
       const others = resolveSettings({ command: 'sweep', env: {} })
@@ -100,6 +109,20 @@ describe('resolveSettings', () => {
     const settings = resolveSettings({ command: 'sweep', env, given: args({ budget: '5', host: 'current' }, ['keep-workdirs']) })
     expect(settings).toMatchObject({ budget: 5, seed: 'env', strategy: 'random', keepWorkdirs: true })
     expect(settings.hosts?.map(host => host.name)).toEqual(['current'])
+  })
+
+  it('refuses settings that are wrong together, naming where each came from', () => {
+    expect(errorOf(() => resolveSettings({ command: 'test', env: { LOADRACE_ONLY: 'x' } })).message).toBe('LOADRACE_ONLY: needs --order (it narrows a replay to one test)')
+    expect(errorOf(() => resolveSettings({ command: 'test', env: { LOADRACE_JUNIT: 'j.xml' }, given: args({ jobs: '2' }) })).message)
+      .toBe('--jobs 2: not with LOADRACE_JUNIT, whose one file two reruns side by side would both write; give --jobs 1 or let loadrace add its own reporter')
+    expect(resolveSettings({ command: 'test', env: { LOADRACE_JOBS: '3' } }).jobs).toBe(3)
+  })
+
+  it('takes --order repeated on the command line, and refuses a configuration given two orders', () => {
+    const given: GivenArgs = { value: () => undefined, values: option => option === 'order' ? ['a.yml=x,y', 'b.yml=z'] : undefined, flag: () => undefined }
+    expect(resolveSettings({ command: 'test', env: {}, given }).order).toEqual({ 'a.yml': ['x', 'y'], 'b.yml': ['z'] })
+    const twice: GivenArgs = { ...given, values: option => option === 'order' ? ['a.yml=x', 'a.yml=y'] : undefined }
+    expect(errorOf(() => resolveSettings({ command: 'test', env: {}, given: twice })).message).toBe('--order: a.yml is given two orders; give each configuration once')
   })
 
   it('names the option when the command line is wrong, whatever the environment says', () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { deviation, discoveredSpace, sameSpace } from '../../../harness/space/discovered.ts'
 import { RealisedOrders } from '../../../harness/space/coverage.ts'
 import { spaceOf } from '../../../harness/space/space.ts'
-import { honestGuarantee } from '../../../harness/explore/plan.ts'
 import { linearExtensions } from '../../../harness/space/enumerate.ts'
 
 const declared = spaceOf([{ id: 'a', batches: 2 }, { id: 'b', batches: 1 }])
@@ -55,17 +54,5 @@ describe('realised t-orders', () => {
     realised.add(['p', 'q', 'p#2'], [0, 0, 1])
     expect(realised.counts()).toEqual({ realised: 4, total: 5 })
     expect(realised.complete()).toBe(false)
-  })
-
-  it('downgrade an unverified t-way claim, and any claim once a run left the space', () => {
-    const realised = RealisedOrders.of(three, 3)!
-    realised.add(['x', 'y', 'z'], importsOnly)
-    expect(honestGuarantee({ kind: 't-way', strength: 3 }, null, realised)).toEqual({ kind: 'sampled' })
-    expect(honestGuarantee({ kind: 't-way', strength: 3 }, null, undefined)).toEqual({ kind: 'sampled' })
-    for (const schedule of linearExtensions(three)) realised.add(schedule, importsOnly)
-    expect(honestGuarantee({ kind: 't-way', strength: 3 }, null, realised)).toEqual({ kind: 't-way', strength: 3 })
-    const left = { count: 1, schedule: ['x', 'w'], reason: 'operation w is not in the discovered space' }
-    expect(honestGuarantee({ kind: 'exhaustive' }, left, realised)).toEqual({ kind: 'sampled' })
-    expect(honestGuarantee({ kind: 'exhaustive' }, null, undefined)).toEqual({ kind: 'exhaustive' })
   })
 })

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { ProcessRecord } from '../../../harness/preload/protocol.js'
 import { createRng } from '../../../harness/space/random.ts'
-import { planConfigurations, type PlanSettings } from '../../../harness/suite/plan.ts'
+import { planConfigurations, type ConfigurationSettings as PlanSettings } from '../../../harness/suite/plan.ts'
 import type { StrategyName } from '../../../harness/strategies/index.ts'
 
 /**
@@ -87,7 +87,7 @@ function missed(settings: PlanSettings, variants: number): string[] {
       for (let seed = 0; seed <= variants; seed++) {
         const reference = seed === 0 ? released : nearVariant(released, seed, 6)
         const [plan] = planConfigurations([{ configuration, requested, released: reference }], settings)
-        const rows = [plan!.reference ?? [], ...plan!.rows].filter(row => row.length > 0)
+        const rows = [plan!.natural ?? [], ...plan!.rows].filter(row => row.length > 0)
         const sides = new Set(rows.map(breaks))
         if (sides.size < 2) misses.push(`${configuration} after recorded reference ${run + 1}, variant ${seed}`)
       }

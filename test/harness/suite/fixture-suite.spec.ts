@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SuiteReport } from '../../../harness/suite/report.ts'
+import type { TestReport as SuiteReport } from '../../../harness/report/test-report.ts'
 import { runCli, type CliRun } from '../../support/cli.ts'
 import { SUITE_APP, SUITE_APP_COMMAND } from '../../support/suite-app.ts'
 
@@ -60,7 +60,7 @@ describe('loadrace test on a cordis application\'s own suite', () => {
     const pinned = test('the tied configuration pins beta before alpha')
     expect(pinned.verdict).toBe('pins-one')
     expect(pinned.pinsOne?.naturalOrderFails).toBe(true)
-    expect(pinned.pinsOne?.failing.run).toBe('reference')
+    expect(pinned.pinsOne?.failing.run).toBe('natural')
   })
 
   it('the same test holds once the tie is broken, and no schedule finds a tool missing', () => {
@@ -91,7 +91,7 @@ describe('loadrace test on a cordis application\'s own suite', () => {
     const order = pinned.pinsOne!.blame!.failing.join(',')
     const replay = await runCli(['test', '--report', join(folder, 'replay'), '--order', `${TIE}=${order}`, '--only', pinned.name, '--', ...SUITE_APP_COMMAND], { cwd: SUITE_APP })
     expect(replay.code).toBe(1)
-    expect(replay.stdout).toContain('✗ failed  tests/app.test.mjs › the tied configuration pins alpha before beta')
+    expect(replay.stdout).toContain('✗ fails  tests/app.test.mjs › the tied configuration pins alpha before beta')
     expect(replay.stdout).toContain('to deeply equal')
   }, 60_000)
 })

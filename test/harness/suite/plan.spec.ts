@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import type { ProcessRecord } from '../../../harness/preload/protocol.js'
-import { discoveredConfigurations, planConfigurations, planRows, realisedGuarantee, referenceOrder, relabelled, rowsOfRun, runsNeeded } from '../../../harness/suite/plan.ts'
+import { configurationGuarantee, discoveredConfigurations, naturalOrder, planConfigurations, rowCount, relabelled, rowsOfRun, runsNeeded, type ConfigurationPlan } from '../../../harness/suite/plan.ts'
 
 function record(configuration: string, released: string[], enabledAt: number[] = released.map(() => 0)): ProcessRecord {
-  return { pid: 1, thread: 0, argv: [], mode: 'reference', configuration, released, requested: released.map((label, i) => ({ label, enabledAt: enabledAt[i]! })), failedImports: [] }
+  return { pid: 1, thread: 0, argv: [], mode: 'natural', configuration, released, requested: released.map((label, i) => ({ label, enabledAt: enabledAt[i]! })), failedImports: [] }
 }
 
 const settings = { strategy: 'cover' as const, strength: 2, budget: 50, seed: '0' }
+
+/** What the plan claims once the natural run (when it counts) and `explored` runs after it ran, before what ran is checked. */
+function claim(plan: ConfigurationPlan, explored: number) {
+  const counted = explored + (plan.natural === undefined ? 0 : 1)
+  return plan.plan.guarantee(counted, counted >= rowCount(plan))
+}
 
 describe('plans keyed by configuration', () => {
   it('discovers each configuration\'s entries across its processes, in first-request order', () => {
@@ -16,81 +22,81 @@ describe('plans keyed by configuration', () => {
   })
 
   it('plans each configuration with the strategy, and run k gives each its k-th row, starting over when it has fewer', () => {
-    // Two processes of each configuration disagreeing: the reference's order is no row, every row is a run's.
+    // Two processes of each configuration disagreeing: the natural order is no row, every row is a run's.
     const plans = planConfigurations([record('small.yml', ['a', 'b']), record('small.yml', ['b', 'a']), record('big.yml', ['a', 'b', 'c', 'd', 'e']), record('big.yml', ['e', 'a', 'b', 'c', 'd'])], { ...settings, strategy: 'exhaustive', budget: 6 })
     const small = plans.find(plan => plan.configuration === 'small.yml')!
     const big = plans.find(plan => plan.configuration === 'big.yml')!
-    expect(small.reference).toBeUndefined()
+    expect(small.natural).toBeUndefined()
     expect(small.rows).toHaveLength(2)
     expect(big.rows).toHaveLength(6)
     expect(runsNeeded(plans)).toBe(6)
     expect(rowsOfRun(plans, 3)).toEqual({ 'big.yml': big.rows[3], 'small.yml': small.rows[1] })
   })
 
-  it('counts the reference run\'s order as the first row when every process of the configuration released that one order', () => {
-    const reference = ['c', 'a', 'd', 'b']
-    const [plan] = planConfigurations([record('c.yml', reference), record('c.yml', reference)], settings)
+  it('counts the natural run\'s order as the first row when every process of the configuration released that one order', () => {
+    const natural = ['c', 'a', 'd', 'b']
+    const [plan] = planConfigurations([record('c.yml', natural), record('c.yml', natural)], settings)
     const [unseeded] = planConfigurations([record('c.yml', ['a', 'b', 'c', 'd']), record('c.yml', ['b', 'a', 'c', 'd'])], settings)
-    expect(plan!.reference).toEqual(reference)
-    // The same number of rows in all, one of them the reference run's: one run fewer.
-    expect(planRows(plan!)).toBe(unseeded!.rows.length)
+    expect(plan!.natural).toEqual(natural)
+    // The same number of rows in all, one of them the natural run's: one run fewer.
+    expect(rowCount(plan!)).toBe(unseeded!.rows.length)
     expect(runsNeeded([plan!])).toBe(unseeded!.rows.length - 1)
-    expect(plan!.rows.map(row => row.join())).not.toContain(reference.join())
-    // 2-way: every pair of entries in both orders over the reference's order and the runs' rows.
-    for (const x of reference) {
-      for (const y of reference) {
+    expect(plan!.rows.map(row => row.join())).not.toContain(natural.join())
+    // 2-way: every pair of entries in both orders over the natural order and the runs' rows.
+    for (const x of natural) {
+      for (const y of natural) {
         if (x === y) continue
-        expect([reference, ...plan!.rows].some(row => row.indexOf(x) < row.indexOf(y)), `${x} before ${y}`).toBe(true)
+        expect([natural, ...plan!.rows].some(row => row.indexOf(x) < row.indexOf(y)), `${x} before ${y}`).toBe(true)
       }
     }
-    expect(plan!.guarantee(0)).toEqual(unseeded!.guarantee(0))
-    expect(plan!.guarantee(plan!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
-    const realised = [record('c.yml', reference), ...plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))]
-    expect(realisedGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
-    // Without the reference's processes the runs' rows alone do not hold every pair both ways.
-    expect(realisedGuarantee(plan!, plan!.rows.length, realised.slice(1))).toEqual({ kind: 'sampled' })
+    expect(claim(plan!, 0)).toEqual(claim(unseeded!, 0))
+    expect(claim(plan!, plan!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
+    const realised = [record('c.yml', natural), ...plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))]
+    expect(configurationGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
+    // Without the natural run's processes the runs' rows alone do not hold every pair both ways.
+    expect(configurationGuarantee(plan!, plan!.rows.length, realised.slice(1))).toEqual({ kind: 'sampled' })
   })
 
-  it('cycles a configuration with fewer rows from the reference\'s order', () => {
+  it('cycles a configuration with fewer rows from the natural order', () => {
     const plans = planConfigurations([record('one.yml', ['only']), record('two.yml', ['a', 'b', 'c'])], { ...settings, strategy: 'exhaustive', budget: 6 })
     const one = plans.find(plan => plan.configuration === 'one.yml')!
     expect(one.rows).toEqual([])
     expect(runsNeeded(plans)).toBe(5)
     for (let k = 0; k < 5; k++) expect(rowsOfRun(plans, k)['one.yml']).toEqual(['only'])
     const two = plans.find(plan => plan.configuration === 'two.yml')!
-    expect(new Set([two.reference, ...two.rows].map(row => row!.join())).size).toBe(6)
+    expect(new Set([two.natural, ...two.rows].map(row => row!.join())).size).toBe(6)
   })
 
-  it('counts no reference for a sharded run: its shards\' references may load differently', () => {
+  it('counts no natural order for a sharded run: its shards\' natural runs may load differently', () => {
     const agreeing = [record('c.yml', ['c', 'a', 'd', 'b']), record('c.yml', ['c', 'a', 'd', 'b'])]
     const [counted] = planConfigurations(agreeing, settings)
-    const [sharded] = planConfigurations(agreeing, { ...settings, countsReference: false })
+    const [sharded] = planConfigurations(agreeing, { ...settings, countsNatural: false })
     const [disagreeing] = planConfigurations([record('c.yml', ['c', 'a', 'd', 'b']), record('c.yml', ['a', 'c', 'd', 'b'])], settings)
-    expect(counted!.reference).toBeDefined()
-    expect(sharded!.reference).toBeUndefined()
-    // The plan is the strategy's own, whatever order the reference loaded in.
+    expect(counted!.natural).toBeDefined()
+    expect(sharded!.natural).toBeUndefined()
+    // The plan is the strategy's own, whatever order the natural run loaded in.
     expect(sharded!.rows).toEqual(disagreeing!.rows)
-    expect(sharded!.guarantee(sharded!.rows.length - 1)).toEqual({ kind: 'sampled' })
-    expect(sharded!.guarantee(sharded!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
+    expect(claim(sharded!, sharded!.rows.length - 1)).toEqual({ kind: 'sampled' })
+    expect(claim(sharded!, sharded!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
   })
 
   it('relabels rows entry for entry', () => {
     expect(relabelled([['a', 'b', 'c'], ['c', 'b', 'a'], ['b', 'a', 'c']], ['z', 'x', 'y'])).toEqual([['z', 'x', 'y'], ['y', 'x', 'z'], ['x', 'z', 'y']])
-    expect(referenceOrder([record('c.yml', ['a', 'b'])], 'c.yml', ['a', 'b', 'c'])).toBeUndefined()
-    expect(referenceOrder([record('c.yml', ['b', 'a']), record('d.yml', ['a', 'b'])], 'c.yml', ['a', 'b'])).toEqual(['b', 'a'])
+    expect(naturalOrder([record('c.yml', ['a', 'b'])], 'c.yml', ['a', 'b', 'c'])).toBeUndefined()
+    expect(naturalOrder([record('c.yml', ['b', 'a']), record('d.yml', ['a', 'b'])], 'c.yml', ['a', 'b'])).toEqual(['b', 'a'])
   })
 
   it('keeps a t-way claim only when the realised orders hold every order the system allows', () => {
     const [plan] = planConfigurations([record('c.yml', ['a', 'b', 'c']), record('c.yml', ['b', 'a', 'c'])], settings)
-    expect(plan!.reference).toBeUndefined()
-    expect(plan!.guarantee(plan!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
+    expect(plan!.natural).toBeUndefined()
+    expect(claim(plan!, plan!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
     const realised = plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))
-    expect(realisedGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
+    expect(configurationGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
     // Every process loaded in one order: b never came before a, though nothing forced it.
-    expect(realisedGuarantee(plan!, plan!.rows.length, [record('c.yml', ['a', 'b', 'c'])])).toEqual({ kind: 'sampled' })
+    expect(configurationGuarantee(plan!, plan!.rows.length, [record('c.yml', ['a', 'b', 'c'])])).toEqual({ kind: 'sampled' })
     // c was only ever requested after a and b were released: it depends on them, and orders putting it first are not owed.
     const dependent = [record('c.yml', ['a', 'b', 'c'], [0, 0, 2]), record('c.yml', ['b', 'a', 'c'], [0, 0, 2])]
-    expect(realisedGuarantee(plan!, plan!.rows.length, dependent)).toEqual({ kind: 't-way', strength: 2 })
+    expect(configurationGuarantee(plan!, plan!.rows.length, dependent)).toEqual({ kind: 't-way', strength: 2 })
   })
 })
 
@@ -112,24 +118,24 @@ describe('a plan cut short of its strength', () => {
 
   it('claims the highest lower strength its realised orders complete, not only sampled', () => {
     const [plan] = planConfigurations([record('c.yml', entries)], cut)
-    expect(plan!.guarantee(plan!.rows.length)).toEqual({ kind: 'sampled' })
-    const rows = [plan!.reference!, ...plan!.rows]
+    expect(claim(plan!, plan!.rows.length)).toEqual({ kind: 'sampled' })
+    const rows = [plan!.natural!, ...plan!.rows]
     // The first rows of this 3-way covering set hold every pair of entries both ways, which the check below derives independently.
     const bothWays = entries.every(x => entries.every(y => x === y || rows.some(row => row.indexOf(x) < row.indexOf(y))))
     expect(bothWays).toBe(true)
     const realised = [record('c.yml', entries), ...plan!.rows.map(row => ({ ...record('c.yml', [...row]), mode: 'row' as const, row }))]
-    expect(realisedGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
+    expect(configurationGuarantee(plan!, plan!.rows.length, realised)).toEqual({ kind: 't-way', strength: 2 })
   })
 
   it('stays sampled when its processes did not realise every pair both ways', () => {
     const [plan] = planConfigurations([record('c.yml', entries)], cut)
-    expect(realisedGuarantee(plan!, plan!.rows.length, [record('c.yml', entries)])).toEqual({ kind: 'sampled' })
+    expect(configurationGuarantee(plan!, plan!.rows.length, [record('c.yml', entries)])).toEqual({ kind: 'sampled' })
   })
 
   it('a plan at the default strength 2 cut short stays sampled, whatever its processes realised', () => {
     const [plan] = planConfigurations([record('c.yml', entries), record('c.yml', [...entries].reverse())], { ...settings, budget: 1 })
     const realised = [record('c.yml', entries), record('c.yml', [...entries].reverse())]
-    expect(plan!.guarantee(1)).toEqual({ kind: 'sampled' })
-    expect(realisedGuarantee(plan!, 1, realised)).toEqual({ kind: 'sampled' })
+    expect(claim(plan!, 1)).toEqual({ kind: 'sampled' })
+    expect(configurationGuarantee(plan!, 1, realised)).toEqual({ kind: 'sampled' })
   })
 })

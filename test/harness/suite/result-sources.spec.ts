@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { SuiteReport } from '../../../harness/suite/report.ts'
+import type { TestReport as SuiteReport } from '../../../harness/report/test-report.ts'
 import { runCli } from '../../support/cli.ts'
 import { SUITE_APP } from '../../support/suite-app.ts'
 

@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SuiteReport } from '../../../harness/suite/report.ts'
+import type { TestReport as SuiteReport } from '../../../harness/report/test-report.ts'
 import { runCli } from '../../support/cli.ts'
 import { SUITE_APP, SUITE_APP_COMMAND } from '../../support/suite-app.ts'
 
 /**
  * `loadrace test --shard i/n` and `loadrace merge`: the fixture's suite
  * (test/fixtures/suite-app) in two shards, merged. Each shard runs the
- * reference run and half of the schedules; the merge judges every test on
+ * natural run and half of the schedules; the merge judges every test on
  * all of them, as the unsharded run does.
  */
 
@@ -28,19 +28,19 @@ describe('loadrace test in shards, merged', () => {
     expect(one!.code, one!.stderr).toBe(1)
     expect(two!.code, two!.stderr).toBe(1)
     const shards = [read(join(folder, '1-2')), read(join(folder, '2-2'))]
-    expect(shards.map(shard => shard.runs.map(run => run.name))).toEqual([['reference', 'schedule-1'], ['reference', 'schedule-2']])
+    expect(shards.map(shard => shard.runs.map(run => run.name))).toEqual([['natural', 'schedule-1'], ['natural', 'schedule-2']])
 
     const merged = await runCli(['merge', join(folder, '1-2'), join(folder, '2-2'), '--report', join(folder, 'merged')], { cwd: SUITE_APP })
     expect(merged.code, merged.stderr).toBe(1)
     const report = read(join(folder, 'merged'))
-    expect(report.runs.map(run => run.name)).toEqual(['reference', 'schedule-1', 'schedule-2'])
-    expect(report.options.shard).toBeUndefined()
+    expect(report.runs.map(run => run.name)).toEqual(['natural', 'schedule-1', 'schedule-2'])
+    expect(report.options.shard).toBeNull()
 
     const whole = await runCli(['test', '--report', join(folder, 'whole'), '--', ...COMMAND], { cwd: SUITE_APP })
     expect(whole.code).toBe(1)
     expect(verdicts(report)).toEqual(verdicts(read(join(folder, 'whole'))))
     expect(verdicts(report)['the tied configuration pins alpha before beta']).toBe('pins-one')
-    // Each shard ran its own reference, which may load differently from the other's: no shard counts it as a row,
+    // Each shard ran its own natural run, which may load differently from the other's: no shard counts it as a row,
     // so the schedules alone make the plan and its claim does not hang on the references agreeing.
     expect(shards.flatMap(shard => shard.configurations.map(plan => plan.fromReference))).toEqual([false, false, false, false])
     expect(report.configurations.map(plan => plan.fromReference)).toEqual([false, false])

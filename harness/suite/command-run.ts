@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../preload/protocol.js'
+import type { ProcessGroups } from '../signals/process-groups.ts'
 import { runArgv, type TestCommand } from './command-line.ts'
 import { readResultFile, type TestResult } from './results.ts'
 
@@ -19,7 +20,7 @@ export const PRELOAD = new URL('../preload/preload.js', import.meta.url)
 
 /** What to run: a schedule, and optionally one test alone. */
 export interface RunRequest {
-  /** A name for the run's folder and for messages: `reference`, `schedule-3`, `rerun-7`. */
+  /** A name for the run's folder and for messages: `natural`, `schedule-3`, `rerun-7`. */
   readonly name: string
   readonly schedule: RunSchedule
   /** The full name of the one test to run alone. */
@@ -50,9 +51,11 @@ export interface RunPlace {
   readonly cwd: string
   /** The folder every run's own folder is made in. */
   readonly folder: string
+  /** Where `folder` will be once the report is in place (it is written beside it first); default `folder`. */
+  readonly shownFolder?: string
   readonly env: Readonly<Record<string, string | undefined>>
-  /** Called when a run's child process starts and when it has ended, so an interruption can end every one still running (reruns alone may run side by side). */
-  readonly onChild?: (child: import('node:child_process').ChildProcess, state: 'started' | 'ended') => void
+  /** Where each run's command is tracked from its start to its end, so that an interruption can end every one still running (reruns alone may run side by side). */
+  readonly groups?: ProcessGroups
 }
 
 /** `NODE_OPTIONS` with loadrace's preload appended to what the user had. */
@@ -65,6 +68,11 @@ function readRecords(folder: string): ProcessRecord[] {
   if (!existsSync(folder)) return []
   return readdirSync(folder).filter(file => file.endsWith('.json')).sort()
     .map(file => JSON.parse(readFileSync(join(folder, file), 'utf8')) as ProcessRecord)
+}
+
+/** Where a file of the runs' folder will be once the report is in place: what messages and the report show. */
+export function shownPath(place: Pick<RunPlace, 'folder' | 'shownFolder'>, path: string): string {
+  return place.shownFolder === undefined ? path : join(place.shownFolder, relative(place.folder, path))
 }
 
 /** Runs the command once as `request` says and collects what it did. */
@@ -88,14 +96,14 @@ export async function runCommand(place: RunPlace, request: RunRequest): Promise<
     [RECORDS_VARIABLE]: records,
   }
   const child = spawn(argv[0] as string, argv.slice(1), { cwd: place.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  place.onChild?.(child, 'started')
+  place.groups?.track(child, 'started')
   const outcome = await new Promise<{ code: number | null, signal: NodeJS.Signals | null, error?: string }>((resolve) => {
     child.stdout.pipe(output, { end: false })
     child.stderr.pipe(output, { end: false })
     child.on('error', error => resolve({ code: null, signal: null, error: (error as NodeJS.ErrnoException).code ?? error.message }))
     child.on('close', (code, signal) => resolve({ code, signal }))
   })
-  place.onChild?.(child, 'ended')
+  place.groups?.track(child, 'ended')
   await new Promise<void>(resolve => output.end(() => resolve()))
   const exitOnly = source.kind === 'exit-code' || outcome.error !== undefined
   const results = exitOnly

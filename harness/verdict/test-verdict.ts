@@ -1,19 +1,16 @@
-import type { Schedule } from '../space/space.ts'
-import type { Guarantee } from '../strategies/index.ts'
-import type { TestStatus } from './results.ts'
-
 /**
- * One verdict per test of the user's suite, read from the suite's own
- * per-test results in the reference run and under every schedule.
+ * The words of `loadrace test`'s findings: one verdict per test of the
+ * user's suite, read from the suite's own per-test results in the natural
+ * run and under every schedule, and what is said beside it.
  *
- * - `holds`: passes in the reference run and under every schedule.
+ * - `holds`: passes in the natural run and under every schedule.
  * - `pins-one`: passes under some load orders and fails under others,
  *   reproducibly; the test pins one side of a race in the load order.
- * - `fails`: fails in the reference run and under every schedule: not about
+ * - `fails`: fails in the natural run and under every schedule: not about
  *   order (said once, never blamed on a pair).
  * - `skipped`: the suite skips it.
- * - `flaky`: a rerun under the same schedule gave another result: it varies
- *   for a reason outside the load order.
+ * - `flaky`: a rerun under the same load order gave another result:
+ *   it varies for a reason outside the load order.
  */
 export type TestVerdict = 'holds' | 'pins-one' | 'fails' | 'skipped' | 'flaky'
 
@@ -22,9 +19,9 @@ export const TEST_VERDICTS: readonly TestVerdict[] = ['pins-one', 'flaky', 'fail
 
 /** What each verdict means, in one sentence. */
 export const TEST_VERDICT_MEANING: Readonly<Record<TestVerdict, string>> = {
-  'holds': 'passes in the reference run and under every load order tried',
+  'holds': 'passes in the natural run and under every load order tried',
   'pins-one': 'passes under some load orders and fails under others, reproducibly: it pins one side of a load-order race',
-  'fails': 'fails in the reference run and under every load order: not about the load order',
+  'fails': 'fails in the natural run and under every load order: not about the load order',
   'skipped': 'the suite skips it',
   'flaky': 'a rerun under the same load order gave another result: it varies for a reason outside the load order',
 }
@@ -34,18 +31,30 @@ export function isFinding(verdict: TestVerdict): boolean {
   return verdict === 'pins-one' || verdict === 'flaky' || verdict === 'fails'
 }
 
+/** What one test did in one run of the command, as the suite reported it. */
+export type TestStatus = 'passed' | 'failed' | 'skipped'
+
 /** A test's result in one run of the command: `missing` when that run did not report the test. */
 export type RunStatus = TestStatus | 'missing'
 
-/** The orders one run gave each configuration (empty for the reference run). */
-export type Rows = Readonly<Record<string, Schedule>>
+/** A load order per configuration (its loader entries, in release order). */
+export type Orders = Readonly<Record<string, readonly string[]>>
+
+/** The verdict of a test from its results alone, before any rerun: `undefined` when they differ between runs (a rerun decides). */
+export function verdictOfResults(statuses: readonly RunStatus[]): TestVerdict | undefined {
+  const seen = new Set(statuses.filter(status => status !== 'missing'))
+  if (seen.size === 0 || (seen.size === 1 && seen.has('skipped'))) return 'skipped'
+  seen.delete('skipped')
+  if (seen.size === 1) return seen.has('passed') ? 'holds' : 'fails'
+  return undefined
+}
 
 /** One side of a pinned race: a run, its result, and the realised orders of the test's configurations. */
 export interface PinnedSide {
   readonly run: string
   readonly status: TestStatus
   /** Realised order per configuration the test booted, when the test ran alone. */
-  readonly orders: Rows
+  readonly orders: Orders
 }
 
 /** How a `pins-one` test was narrowed to one swap. */
@@ -54,8 +63,8 @@ export interface Blame {
   /** The two loader entries whose adjacent swap flips the test, in the order of `passing`. */
   readonly entries: readonly [string, string]
   /** The order under which the test passes, and the same with the pair swapped, under which it fails. */
-  readonly passing: Schedule
-  readonly failing: Schedule
+  readonly passing: readonly string[]
+  readonly failing: readonly string[]
   /** How many runs of the test alone the narrowing took. */
   readonly runs: number
 }
@@ -65,7 +74,7 @@ export interface TestFinding {
   readonly file: string
   readonly name: string
   readonly verdict: TestVerdict
-  /** Its result in every run, reference first. */
+  /** Its result in every run, the natural run first. */
   readonly results: readonly { run: string, status: RunStatus }[]
   /** The suite's own failure message, from the first run it failed in. */
   readonly message?: string
@@ -78,30 +87,30 @@ export interface TestFinding {
     readonly blame?: Blame
     /** Why no pair was blamed, when none was. */
     readonly unblamed?: string
-    /** The reference run (this machine's natural order) is the failing side. */
+    /** The natural run (this machine's own load order) is the failing side. */
     readonly naturalOrderFails: boolean
   }
-  /** For `flaky`: the run and what its rerun gave. */
+  /** For `flaky`: the run, what it gave, and what its rerun under the same load order gave. */
   readonly flaky?: { readonly run: string, readonly first: RunStatus, readonly rerun: RunStatus }
+  /**
+   * Set when the run was interrupted before this verdict was final: the rows
+   * never run (or the reruns alone never finished) could still change it. The
+   * verdict is then what the runs so far say, not a conclusion.
+   */
+  readonly partial?: string
+  /** The command that reruns this test alone under its failing order (a `pins-one`). */
+  readonly replay?: string
 }
 
-/** The verdict of a test from its results alone, before any rerun: `undefined` when they differ between runs (a rerun decides). */
-export function verdictOfResults(statuses: readonly RunStatus[]): TestVerdict | undefined {
-  const seen = new Set(statuses.filter(status => status !== 'missing'))
-  if (seen.size === 0 || (seen.size === 1 && seen.has('skipped'))) return 'skipped'
-  seen.delete('skipped')
-  if (seen.size === 1) return seen.has('passed') ? 'holds' : 'fails'
-  return undefined
-}
-
-/** A configuration's plan as the report shows it. */
-export interface ConfigurationSummary {
-  readonly configuration: string
-  readonly entries: readonly string[]
-  /** Rows of the plan in all, the reference's order among them when it counted. */
-  readonly rows: number
-  /** The reference run's order is the plan's first row (every process of the configuration released one order in it). */
-  readonly fromReference: boolean
-  readonly processes: number
-  readonly guarantee: Guarantee
+/** What a process did that the plan did not foresee. */
+export interface ProcessNote {
+  readonly run: string
+  readonly configuration: string | null
+  readonly pid: number
+  /** `unknown`: the plan has no row for its configuration; `unreachable`: it released two waiting entries against its row (a module slower than the preload waits for). */
+  readonly kind: 'unknown' | 'unreachable'
+  readonly row?: readonly string[]
+  readonly realised: readonly string[]
+  /** For `unreachable`: the row's earlier entry, released after the later one although it was already waiting. */
+  readonly inversion?: readonly [string, string]
 }

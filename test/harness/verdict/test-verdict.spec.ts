@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isFinding, verdictOfResults } from '../../../harness/suite/verdict.ts'
+import { isFinding, verdictOfResults } from '../../../harness/verdict/test-verdict.ts'
 
 describe('a test\'s verdict from its results', () => {
   it('holds, fails or is skipped when every run agrees; a run that did not report it does not count', () => {

@@ -1,0 +1,92 @@
+/**
+ * The machine contract of `loadrace test` (`report.json`, `"report": "test"`).
+ * Every other format of a test run is rendered from this one object: the
+ * envelope every loadrace report carries (tool, version, complete, options,
+ * summary) around the command, its configurations' plans, one finding per
+ * test and every run of the command.
+ */
+import type { DecisionPoint } from '../preload/protocol.js'
+import type { Envelope } from './envelope.ts'
+import type { ProcessNote, TestFinding, TestVerdict } from '../verdict/test-verdict.ts'
+
+/** How the run was planned and judged: the settings as resolved, so that a merge of shards plans exactly as they did. */
+export interface TestReportOptions {
+  strategy: string
+  budget: number
+  seed: string
+  /** PCT depth (`--depth`), null when the strategy default applied. */
+  depth: number | null
+  /** Covering strength (`--strength`), null when the strategy default applied. */
+  strength: number | null
+  /** `i/n`, or null when not sharded. */
+  shard: string | null
+  reruns: number
+  jobs: number
+  /** The JUnit file results were read from (`--junit`), null when loadrace added its own reporter. */
+  junit: string | null
+}
+
+export interface TestReportSummary extends Record<TestVerdict, number> {
+  tests: number
+  /** Runs of the whole command: the natural run and the schedules. */
+  runs: number
+  /** Runs of one test alone. */
+  reruns: number
+}
+
+/** One configuration's plan as the report shows it. */
+export interface ConfigurationEntry {
+  configuration: string
+  entries: readonly string[]
+  /** Rows of the plan in all, the natural order among them when it counted. */
+  rows: number
+  /** The natural run's order is the plan's first row (every process of the configuration released one order in it). */
+  fromNatural: boolean
+  /** Deprecated: `fromNatural` under its earlier name; removed in 0.2. */
+  fromReference: boolean
+  processes: number
+  /** What the realised orders prove: `exhaustive`, `t-way:N` or `sampled`. */
+  guarantee: string
+}
+
+/** One run of the command as the report keeps it: the rows it gave, and what each process booted and realised. */
+export interface TestReportRun {
+  name: string
+  exitCode: number | null
+  durationMs: number
+  rows: Readonly<Record<string, readonly string[]>>
+  /** The command's output, relative to the report folder. */
+  log: string
+  processes: readonly { configuration: string | null, requested: readonly DecisionPoint[], released: readonly string[] }[]
+}
+
+/** Why the run stopped before its end: the run it stopped in, and the runs of the plan that never ran. */
+export interface TestInterruption {
+  /** The run of the command, or the rerun alone, that was running. */
+  during: string
+  /** Runs of the plan that never ran (its rows there untried). */
+  neverRan: readonly string[]
+}
+
+/** A replay (`--order`, `--only`): the orders given and the one test named. */
+export interface TestReplay {
+  orders: Readonly<Record<string, readonly string[]>>
+  only: string | null
+}
+
+/** `report.json` of `loadrace test`. */
+export interface TestReport extends Envelope<TestReportOptions, TestReportSummary> {
+  report: 'test'
+  command: readonly string[]
+  cwd: string
+  /** Set when nothing could be judged (exit 4): why, in one line. */
+  unjudged?: string
+  /** Set when a signal stopped the run. */
+  interrupted?: TestInterruption
+  /** Set for a replay. */
+  replay?: TestReplay
+  configurations: readonly ConfigurationEntry[]
+  tests: readonly TestFinding[]
+  runs: readonly TestReportRun[]
+  processNotes: readonly ProcessNote[]
+}

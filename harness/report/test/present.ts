@@ -1,0 +1,71 @@
+import { formatOrder } from '../../settings/orders.ts'
+import { TEST_VERDICTS, type TestFinding, type TestVerdict } from '../../verdict/test-verdict.ts'
+import type { ConfigurationEntry, TestReport } from '../test-report.ts'
+
+/**
+ * What every format of a `loadrace test` report says the same way: a test's
+ * title, the lines under a finding, a plan's rows, how the run ended. The
+ * renderers only decide layout and escaping.
+ */
+
+/** `file › name`, or the name alone when the results name no file. */
+export function testTitle(test: { file: string, name: string }): string {
+  return test.file === '' ? test.name : `${test.file} › ${test.name}`
+}
+
+/** A plan's row count, saying when the first row was the natural run's own order. */
+export function rowsText(plan: Pick<ConfigurationEntry, 'rows' | 'fromNatural'>): string {
+  return plan.fromNatural ? `${plan.rows} (the first: the natural run's order)` : String(plan.rows)
+}
+
+/** A verdict as shown: `holds`, or `holds (partial)` when the interrupted run could still change it. */
+export function verdictText(test: Pick<TestFinding, 'verdict' | 'partial'>): string {
+  return test.partial === undefined ? test.verdict : `${test.verdict} (partial)`
+}
+
+/** The lines said under a test in the terminal and in every document: what flipped it, and how to replay it. */
+export function findingLines(test: TestFinding): string[] {
+  const lines: string[] = []
+  if (test.partial !== undefined) lines.push(`partial: ${test.partial}`)
+  const pinned = test.pinsOne
+  if (pinned !== undefined) {
+    if (pinned.naturalOrderFails) lines.push('this machine\'s natural load order (the natural run) is the failing side')
+    if (pinned.blame) {
+      const [first, second] = pinned.blame.entries
+      lines.push(`blame: ${first} ↔ ${second} in ${pinned.blame.configuration} (passes with ${first} first, fails with ${second} first; ${pinned.blame.runs} runs alone)`)
+    } else if (pinned.unblamed) {
+      lines.push(`no pair blamed: ${pinned.unblamed}`)
+    }
+    lines.push(`passes in ${pinned.passing.run}, fails in ${pinned.failing.run}`)
+  }
+  if (test.flaky) lines.push(`in ${test.flaky.run} it ${test.flaky.first}; rerun alone under the same load order it ${test.flaky.rerun}`)
+  if (test.replay) lines.push(`replay: ${test.replay}`)
+  return lines
+}
+
+/** The tests that are findings or not final, in report order: what the documents detail. */
+export function detailedTests(report: TestReport): TestFinding[] {
+  return report.tests.filter(test => (test.verdict !== 'holds' && test.verdict !== 'skipped') || test.partial !== undefined)
+}
+
+/** `3 hold, 2 pins-one, …`: the counts of a summary, in report order. */
+export function verdictCounts(summary: Readonly<Record<TestVerdict, number>>): string {
+  const words: Readonly<Record<TestVerdict, string>> = { 'holds': 'hold', 'pins-one': 'pins-one', 'fails': 'fail', 'flaky': 'flaky', 'skipped': 'skipped' }
+  return TEST_VERDICTS.map(verdict => `${summary[verdict]} ${words[verdict]}`).join(', ')
+}
+
+/** The headline of a report: how the run ended, in one line (the documents' opening, the terminal's closing). */
+export function testHeadline(report: TestReport): string {
+  const s = report.summary
+  const counted = `${s.tests} tests: ${verdictCounts(s)} · ${s.runs} runs of the command, ${s.reruns} reruns alone, ${(s.durationMs / 1000).toFixed(0)} s`
+  if (report.unjudged !== undefined) return `nothing judged: ${report.unjudged}`
+  if (report.replay !== undefined) return `replay: ${Object.entries(report.replay.orders).map(([configuration, order]) => formatOrder(configuration, order)).join(' ')}${report.replay.only === null ? '' : ` (only ${report.replay.only})`}: ${counted}`
+  if (report.interrupted !== undefined) return `INCOMPLETE (interrupted during ${report.interrupted.during}${neverRan(report)}): ${counted}`
+  return counted
+}
+
+/** `; schedule-3, schedule-4 never ran`, or nothing. */
+function neverRan(report: TestReport): string {
+  const never = report.interrupted?.neverRan ?? []
+  return never.length === 0 ? '' : `; ${never.join(', ')} never ran`
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs'
+import type { Orders, PinnedSide, RunStatus, TestFinding } from '../verdict/test-verdict.ts'
+import { narrow, type KnownStatuses } from './blame.ts'
+import { ordersKey, realisedOrders } from './realised.ts'
+import type { Rerunner, SideStatus } from './rerunner.ts'
+import { vitestFailureBlock, type TestResult } from './results.ts'
+import { NATURAL_RUN } from './runs.ts'
+
+/**
+ * A test whose results differ between runs: reruns alone decide it. Each
+ * side — a run it passed in, a run it failed in — is rerun alone under that
+ * run's orders (`reruns` times each). Another result there makes it
+ * `flaky`; the same results make it `pins-one`, narrowed to a blamed pair
+ * (`blame.ts`).
+ */
+
+/** What deciding a test needs besides the test. */
+export interface DecisionContext {
+  readonly rerunner: Rerunner
+  /** The orders each run of the command gave. */
+  readonly ordersOf: ReadonlyMap<string, Orders>
+  /** Reruns alone per side. */
+  readonly reruns: number
+}
+
+/** What the suite printed of `test`'s failure in a run's output (vitest's default reporter), if anything. */
+function failureIn(log: string, test: TestResult): string | undefined {
+  try {
+    return vitestFailureBlock(readFileSync(log, 'utf8'), test)
+  } catch {
+    return undefined
+  }
+}
+
+/** A side as its reruns confirmed it, or the flaky finding when one gave another result. */
+type Confirmed = { side: PinnedSide, failure?: string } | { flaky: NonNullable<TestFinding['flaky']> }
+
+/** Reruns one side alone `reruns` times under its run's orders; every status it gave, by realised orders, goes into `seen`. */
+async function confirmSide(test: TestResult, run: string, status: SideStatus, context: DecisionContext, seen: KnownStatuses): Promise<Confirmed> {
+  let orders: Orders | undefined
+  let failure: string | undefined
+  for (let attempt = 1; attempt <= context.reruns; attempt++) {
+    const why = { purpose: status === 'passed' ? 'passing' as const : 'failing' as const, run, attempt, of: context.reruns }
+    const rerun = await context.rerunner.alone(test, run === NATURAL_RUN ? 'natural' : 'row', context.ordersOf.get(run) ?? {}, why)
+    if (rerun.status !== status) return { flaky: { run, first: status, rerun: rerun.status } }
+    const loaded = realisedOrders(rerun.run.processes)
+    orders ??= loaded
+    seen.set(ordersKey(loaded), rerun.status)
+    if (status === 'failed') failure ??= failureIn(rerun.run.log, test)
+  }
+  return { side: { run, status, orders: orders ?? {} }, ...failure === undefined ? {} : { failure } }
+}
+
+/** Decides a test whose `results` hold both a pass and a failure. */
+export async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], context: DecisionContext): Promise<TestFinding> {
+  const seen: KnownStatuses = new Map()
+  const passing = await confirmSide(test, results.find(result => result.status === 'passed')!.run, 'passed', context, seen)
+  if ('flaky' in passing) return { ...base, verdict: 'flaky', flaky: passing.flaky }
+  const failing = await confirmSide(test, results.find(result => result.status === 'failed')!.run, 'failed', context, seen)
+  if ('flaky' in failing) return { ...base, verdict: 'flaky', flaky: failing.flaky }
+  const narrowed = await narrow(test, passing.side, failing.side, seen, context.rerunner)
+  return {
+    ...base,
+    ...failing.failure === undefined ? {} : { failure: failing.failure },
+    verdict: 'pins-one',
+    pinsOne: { passing: passing.side, failing: failing.side, ...narrowed, naturalOrderFails: failing.side.run === NATURAL_RUN },
+  }
+}

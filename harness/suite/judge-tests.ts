@@ -1,0 +1,76 @@
+import type { AnyReporter } from '../report/reporter.ts'
+import { verdictOfResults, type Orders, type RunStatus, type TestFinding } from '../verdict/test-verdict.ts'
+import type { CommandRun } from './command-run.ts'
+import { decide, type DecisionContext } from './decide.ts'
+import { Interrupted } from './interrupted.ts'
+import { inOrder } from './jobs.ts'
+import { testKey, type TestResult } from './results.ts'
+import { statusIn } from './rerunner.ts'
+import { NATURAL_RUN } from './runs.ts'
+
+/**
+ * One verdict per test, from the suite's own results in every run: a test
+ * whose results agree is judged by them; one whose results differ is decided
+ * by reruns alone (`decide.ts`), `jobs` of them side by side. When the run
+ * was interrupted, a verdict the unfinished part could still change says so
+ * (`partial`): `holds` or `fails` while rows of the plan never ran, and a
+ * test whose results differ and whose reruns never finished.
+ */
+
+/** How the tests are judged. */
+export interface JudgeContext extends DecisionContext {
+  readonly jobs: number
+  readonly reporters: readonly AnyReporter[]
+  readonly signal?: AbortSignal
+  /** Runs of the plan that never ran (an interrupted run): they could still change a plain verdict. */
+  readonly neverRan: readonly string[]
+}
+
+/** Every test any run reported, once, in the order first reported. */
+export function testsOf(runs: readonly CommandRun[]): TestResult[] {
+  return [...new Map(runs.flatMap(run => run.results ?? []).map(result => [testKey(result), result])).values()]
+}
+
+/** A differing test that was not decided: both sides named from the runs, nothing confirmed. */
+function undecided(base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], orders: ReadonlyMap<string, Orders>): TestFinding {
+  const side = (status: 'passed' | 'failed') => {
+    const run = results.find(result => result.status === status)!.run
+    return { run, status, orders: orders.get(run) ?? {} }
+  }
+  const failing = side('failed')
+  return {
+    ...base,
+    verdict: 'pins-one',
+    partial: 'its results differ between runs, and the run was interrupted before reruns alone confirmed it (it may still be flaky)',
+    pinsOne: { passing: side('passed'), failing, unblamed: 'interrupted before it was rerun alone', naturalOrderFails: failing.run === NATURAL_RUN },
+  }
+}
+
+/** One test's verdict. */
+async function judgeTest(test: TestResult, runs: readonly CommandRun[], context: JudgeContext): Promise<TestFinding> {
+  const key = testKey(test)
+  const results = runs.map(run => ({ run: run.name, status: statusIn(run, key) }))
+  const message = runs.flatMap(run => run.results ?? []).find(result => testKey(result) === key && result.status === 'failed')?.message
+  const base = { file: test.file, name: test.name, results, ...message !== undefined ? { message } : {} }
+  const plain = verdictOfResults(results.map(result => result.status))
+  if (plain !== undefined) {
+    const open = context.neverRan.length > 0 && (plain === 'holds' || plain === 'fails')
+    return { ...base, verdict: plain, ...open ? { partial: `${context.neverRan.join(', ')} never ran, and could change it` } : {} }
+  }
+  if (context.signal?.aborted) return undecided(base, results, context.ordersOf)
+  try {
+    return await decide(test, base, results, context)
+  } catch (error) {
+    if (error instanceof Interrupted) return undecided(base, results, context.ordersOf)
+    throw error
+  }
+}
+
+/** Judges every test the runs reported, telling the reporters of each as soon as it is judged; findings keep the tests' order. */
+export function judgeTests(runs: readonly CommandRun[], context: JudgeContext): Promise<TestFinding[]> {
+  return inOrder(testsOf(runs), Math.max(1, context.jobs), async (test) => {
+    const finding = await judgeTest(test, runs, context)
+    for (const reporter of context.reporters) reporter.onTestJudged?.(finding)
+    return finding
+  })
+}
