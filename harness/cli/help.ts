@@ -19,13 +19,13 @@ function optionRow(option: OptionSpec): [string, string] {
  * and the README's "Exit codes" table says the same, row for row.
  */
 export const EXIT_CODE_ROWS: readonly (readonly [string, string])[] = [
-  [String(EXIT.ok), 'success: every scenario met its expectation (sweep, merge), every cell its expected verdict (matrix), the targets agree (diff-targets), the replay ran (with two tokens: to the same bytes)'],
-  [String(EXIT.failed), 'a finding: a scenario failed, a cell mismatched, the targets differ, two replays differ; or nothing ran or nothing was compared (every scenario skipped); or the run failed'],
+  [String(EXIT.ok), 'success: every scenario met its expectation (sweep, merge), every test holds or is skipped (test, and the merge of its shards), every cell its expected verdict (matrix), the targets agree (diff-targets), the replay ran (with two tokens: to the same bytes; test --order: the test passed)'],
+  [String(EXIT.failed), 'a finding: a scenario failed, a test is pins-one, flaky or fails (test --order: the test failed), a cell mismatched, the targets differ, two replays differ; or nothing ran or nothing was compared (every scenario skipped); or the run failed'],
   [String(EXIT.usage), 'bad input: a usage error, a malformed scenario file, a plugin module that cannot be loaded, a replay token that cannot be replayed; one line on stderr, nothing written'],
   [String(EXIT.internal), 'internal error: judging a scenario failed inside loadrace (verdict error), or loadrace failed to hold a timer, clock, process or socket it controls (verdict harness-fault: never a verdict about the system); the other scenarios and every report file were written'],
-  [String(EXIT.unjudged), 'loadrace test judged nothing: the command was not found, ran no test, or started no process with a cordis loader (so no load order was controlled); one line on stderr'],
-  [String(EXIT.interrupted), 'interrupted (SIGINT, Ctrl-C; how watch stops); a partial report was written'],
-  [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written'],
+  [String(EXIT.unjudged), 'loadrace test judged nothing: the command was not found, ran no test, or started no process with a cordis loader (so no load order was controlled); the last line on stderr says which, and the report says nothing was judged'],
+  [String(EXIT.interrupted), 'interrupted (SIGINT, Ctrl-C; how watch stops); a partial report was written (complete: false; loadrace test marks every verdict the unfinished runs could change partial)'],
+  [String(EXIT.terminated), 'terminated (SIGTERM); a partial report was written (as for 130)'],
 ]
 
 /** The exit codes, as every help page lists them. */

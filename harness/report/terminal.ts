@@ -35,13 +35,20 @@ function resultStyle(result: string, style: Style): (text: string) => string {
   return style.failed
 }
 
-/** One line: mark, name (padded to `nameWidth`), verdict, guarantee, explored/space; a skip reason follows the name. */
+/**
+ * One line: mark, name (padded to `nameWidth`), verdict, guarantee,
+ * explored/space; a skip reason follows the name. A scenario that passed
+ * with a verdict other than `deterministic` (its file expects the race, or
+ * the hang) says `as expected` at the end, so a `✓` beside `divergent` or
+ * `stuck` is not read as a pass of a bad verdict.
+ */
 export function scenarioLine(scenario: ScenarioReport, nameWidth: number, style: Style = PLAIN): string {
   const result = resultOf(scenario)
   const paint = resultStyle(result, style)
   const head = `${paint(MARKS[result] ?? '?')}  ${paint(scenario.name.padEnd(nameWidth))}`
   if (scenario.skipped !== undefined) return `${head}  ${style.dim(`skipped: ${scenario.skipped}`)}`.trimEnd()
-  const cells = [verdictText(scenario).padEnd(VERDICT_WIDTH), scenario.guarantee.padEnd(GUARANTEE_WIDTH), coverage(scenario).replaceAll(' / ', '/')]
+  const expected = result === 'passed' && scenario.verdict !== 'deterministic' ? [style.dim(`(${scenario.verdict}, as its file expects)`)] : []
+  const cells = [verdictText(scenario).padEnd(VERDICT_WIDTH), scenario.guarantee.padEnd(GUARANTEE_WIDTH), coverage(scenario).replaceAll(' / ', '/'), ...expected]
   return `${head}  ${cells.join('  ')}`.trimEnd()
 }
 

@@ -21,9 +21,6 @@ import type { Guarantee } from '../strategies/index.ts'
  * rerun and verdict as they happen.
  */
 
-/** The settings a test run reads. */
-export type SuiteSettings = Pick<Settings, 'strategy' | 'budget' | 'seed' | 'depth' | 'strength' | 'shard' | 'reruns' | 'jobs'>
-
 /** How a test run runs besides its settings: who is told, and what interrupts it. */
 export interface SuiteRun {
   readonly reporters?: readonly AnyReporter[]
@@ -97,7 +94,7 @@ function configurationsOf(plan: PlanRuns, natural: CommandRun): ConfigurationOut
 }
 
 /** Runs the command as the plan says and judges every test; throws `NothingJudged` (exit 4) or `Interrupted` during the natural run. */
-export async function testSuite(place: RunPlace, settings: SuiteSettings, run: SuiteRun = {}): Promise<SuiteOutcome> {
+export async function testSuite(place: RunPlace, settings: Settings, run: SuiteRun = {}): Promise<SuiteOutcome> {
   const started = Date.now()
   const reporters = run.reporters ?? []
   const natural = await runNatural(place, reporters, run.signal)

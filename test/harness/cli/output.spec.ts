@@ -151,6 +151,12 @@ describe('verdicts this version does not know', () => {
     expect(githubAnnotation(future)).toMatch(/^::error file=scenarios\/registration-race\.yml,title=loadrace%3A registration-race is host-dependent::/)
     expect(scenarioLine({ ...future, passed: true }, 0)).toMatch(/^✓ {2}registration-race {2}host-dependent/)
   })
+
+  it('a pass whose verdict is not deterministic says the file expected it; a deterministic pass and a failure do not', () => {
+    expect(scenarioLine({ ...divergent, passed: true }, 0)).toMatch(/^✓ {2}registration-race {2}divergent \(completed\) .* \(divergent, as its file expects\)$/)
+    expect(scenarioLine(divergent, 0)).not.toContain('as its file expects')
+    expect(scenarioLine({ ...divergent, verdict: 'deterministic', passed: true } as ScenarioReport, 0)).not.toContain('as its file expects')
+  })
 })
 
 describe('failures explained in the terminal', () => {
