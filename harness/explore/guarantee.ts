@@ -15,7 +15,13 @@ import type { Guarantee } from '../strategies/index.ts'
  *   after another was released is taken to depend on it);
  * - a covering plan cut short of the strength it aimed at (its claim is a
  *   sample) claims the highest lower strength, down to 2, whose every order
- *   the realised orders hold.
+ *   the realised orders hold;
+ * - an `applies:t` claim (a plan over plugins' applies) stands only when the
+ *   applies every run recorded hold every relative order of t plugins the
+ *   load order can give; else the highest lower strength over applies whose
+ *   every order they hold, down to 2; and where the applies cannot tell (a
+ *   run applied otherwise than its structure says) or show too little, what
+ *   the realised import orders hold (`t-way:2`), else a sample.
  */
 
 /** One effective order a run realised, and how many operations had been released when each of its operations was requested. */
@@ -32,12 +38,18 @@ export interface Evidence {
   readonly aimed: number | undefined
   /** Whether the realised orders hold every order of `strength` operations the system allows (false when too large to check). */
   realisedAt(strength: number): boolean
+  /** Whether the recorded applies hold every relative order of `strength` plugins the load order can give (false when they cannot tell). */
+  appliesAt?(strength: number): boolean
 }
 
 /** What the runs proved of a plan that claims `claimed`. */
 export function realisedGuarantee(claimed: Guarantee, evidence: Evidence): Guarantee {
   if (evidence.deviated) return { kind: 'sampled' }
   if (claimed.kind === 'exhaustive') return claimed
+  if (claimed.kind === 'applies') {
+    for (let strength = claimed.strength; strength >= 2; strength--) if (evidence.appliesAt?.(strength) === true) return { kind: 'applies', strength }
+    return evidence.realisedAt(2) ? { kind: 't-way', strength: 2 } : { kind: 'sampled' }
+  }
   const highest = claimed.kind === 't-way' ? claimed.strength : (evidence.aimed ?? 0) - 1
   const lowest = claimed.kind === 't-way' ? claimed.strength : 2
   for (let strength = highest; strength >= lowest; strength--) {

@@ -65,6 +65,7 @@ export function installLoaderPatch(order, project) {
       return originalEnsureId.call(this, options)
     }
     EntryTree.prototype.import = /** @this {Tree} */ function (/** @type {string} */ name, /** @type {unknown} */ getOuterStack) {
+      order.applies.watch(/** @type {{ root?: Parameters<typeof order.applies.watch>[0] } | undefined} */ (this.ctx)?.root)
       const entry = typeof name === 'string' && !name.startsWith('cordis:') ? entryOfImport(this, getOuterStack) : undefined
       if (entry === undefined) return originalImport.call(this, name, getOuterStack)
       return order.request(labelOfEntry(entry), configurationOf(this, project), () => Promise.resolve(originalImport.call(this, name, getOuterStack)))

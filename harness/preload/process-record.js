@@ -33,6 +33,7 @@ export function recordWriter(folder, order) {
       ...order.row === undefined ? {} : { row: order.row },
       ...order.unknown ? { unknown: true } : {},
       failedImports: order.failedImports,
+      applies: order.applies.applies,
     }
     try {
       writeFileSync(temporary, JSON.stringify(record))

@@ -38,7 +38,8 @@ export const SCHEDULE_VARIABLE = 'LOADRACE_TEST_SCHEDULE'
  * include was involved. `released` is the realised order: the entries'
  * imports in the order they settled. `row` is the order it was given
  * (absent in the natural run, and for a configuration the schedule did not
- * know, which `unknown` then says).
+ * know, which `unknown` then says). `applies` is every plugin its loader's
+ * entries applied, in the order they began (`applies.js`).
  * @typedef {{
  *   pid: number,
  *   thread: number,
@@ -50,6 +51,7 @@ export const SCHEDULE_VARIABLE = 'LOADRACE_TEST_SCHEDULE'
  *   row?: readonly string[],
  *   unknown?: true,
  *   failedImports: readonly string[],
+ *   applies?: readonly import('./applies.js').Apply[],
  * }} ProcessRecord
  */
 

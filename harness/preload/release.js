@@ -26,6 +26,7 @@
  * the order they settle in is recorded.
  */
 
+import { AppliesRecorder } from './applies.js'
 import { nextRelease } from './release-rule.js'
 
 /** Microtask turns after each release: the released entry's apply and registrations run before the next release. */
@@ -76,6 +77,8 @@ export class ReleaseOrder {
     /** @type {Promise<void> | undefined} */
     this.driving = undefined
     this.unknown = false
+    /** The applies of this process's loader, as they happen (`applies.js`). */
+    this.applies = new AppliesRecorder(() => this.released.length)
   }
 
   /**

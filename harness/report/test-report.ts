@@ -38,15 +38,23 @@ export interface TestReportSummary extends Record<TestVerdict, number> {
 export interface ConfigurationEntry {
   configuration: string
   entries: readonly string[]
-  /** Rows of the plan in all, the natural order among them when it counted. */
+  /** Rows of the plan in all, the natural run's orders among them when they counted. */
   rows: number
-  /** The natural run's order is the plan's first row (every process of the configuration released one order in it). */
+  /** The natural run's order is the plan's first row (every process of the configuration released one order in it; a plan over applies counts every order they realised). */
   fromNatural: boolean
+  /** How many of the rows are the natural run's own orders. */
+  naturalOrders: number
   /** Deprecated: `fromNatural` under its earlier name; removed in 0.2. */
   fromReference: boolean
   processes: number
-  /** What the realised orders prove: `exhaustive`, `t-way:N` or `sampled`. */
+  /** What the plan covered: the orders of imports, or of plugins' applies (`--strategy applies`). */
+  over: 'imports' | 'applies'
+  /** The plugins the natural run saw apply under the configuration's entries (absent when it recorded none). */
+  units?: number
+  /** What the realised orders prove: `exhaustive`, `t-way:N`, `applies:N` or `sampled`. */
   guarantee: string
+  /** Why a plan over applies planned or proved over imports instead. */
+  note?: string
 }
 
 /** One run of the command as the report keeps it: the rows it gave, and what each process booted and realised. */

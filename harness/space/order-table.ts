@@ -55,7 +55,11 @@ export class OrderTable {
   readonly n: number
   uncovered = 0
 
-  constructor(readonly flat: FlatSpace, readonly t: number) {
+  /**
+   * @param allowed further orders that can never occur and are not required
+   *   (beyond the chains'): false for such a tuple
+   */
+  constructor(readonly flat: FlatSpace, readonly t: number, allowed?: (tuple: Int32Array) => boolean) {
     this.n = flat.ops.length
     const entries = this.n ** t
     if (entries > MAX_TABLE_ENTRIES) {
@@ -65,7 +69,7 @@ export class OrderTable {
     const tuple = new Int32Array(t)
     for (let index = 0; index < entries; index++) {
       this.decode(index, tuple)
-      if (this.feasible(tuple)) this.uncovered++
+      if (this.feasible(tuple) && (allowed?.(tuple) ?? true)) this.uncovered++
       else this.cells[index] = IMPOSSIBLE
     }
   }

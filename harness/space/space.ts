@@ -13,6 +13,8 @@
  * timers are found by running it (see `discoveredSpace`).
  */
 
+import type { ApplyStructure } from './applies.ts'
+
 /** One plugin's operations, in the only order they can happen. */
 export interface Chain {
   readonly plugin: string
@@ -22,6 +24,8 @@ export interface Chain {
 /** All chains of a scenario, in declaration order. */
 export interface Space {
   readonly chains: readonly Chain[]
+  /** When a run recorded them: when each plugin applies, as a function of the release order (`applies.ts`). */
+  readonly applies?: ApplyStructure
 }
 
 /** One interleaving: every operation of a space exactly once, each chain in order. */

@@ -7,17 +7,19 @@ import type { Schedule, Space } from '../space/space.ts'
  * running a prefix of that plan proved.
  */
 
-/** The strategies a run can choose; `auto` is the default. */
-export type StrategyName = 'auto' | 'exhaustive' | 'random' | 'pct' | 'cover'
+/** The strategies a run can choose; `auto` is the default (`applies` for `loadrace test`). */
+export type StrategyName = 'auto' | 'exhaustive' | 'random' | 'pct' | 'cover' | 'applies'
 
 /** Every strategy name, in the order help text lists them. */
-export const STRATEGY_NAMES: readonly StrategyName[] = ['auto', 'exhaustive', 'random', 'pct', 'cover']
+export const STRATEGY_NAMES: readonly StrategyName[] = ['auto', 'exhaustive', 'random', 'pct', 'cover', 'applies']
 
 /**
  * What an exploration established: every schedule ran (`exhaustive`), every
- * order of every `strength` operations ran (`t-way`), or only a sample ran.
+ * order of every `strength` operations ran (`t-way`), every relative order
+ * of every `strength` plugins' applies that the load order can give was
+ * seen (`applies`), or only a sample ran.
  */
-export type Guarantee = { kind: 'exhaustive' } | { kind: 't-way'; strength: number } | { kind: 'sampled' }
+export type Guarantee = { kind: 'exhaustive' } | { kind: 't-way'; strength: number } | { kind: 'applies'; strength: number } | { kind: 'sampled' }
 
 /** Knobs shared by all strategies. */
 export interface StrategyOptions {
@@ -27,8 +29,10 @@ export interface StrategyOptions {
   budget: number
   /** PCT bug depth d (default 3). */
   depth?: number
-  /** Covering strength t (default 3). */
+  /** Covering strength t (default 3; 2 for `applies`). */
   strength?: number
+  /** Schedules already run (a natural run's realised order): a plan that can counts what they showed and does not repeat them. */
+  seen?: readonly Schedule[]
 }
 
 /** What a strategy will run. */
@@ -39,6 +43,12 @@ export interface Plan {
   guarantee(explored: number, finished: boolean): Guarantee
   /** The covering strength the plan aims at (a covering plan cut short may still prove a lower one); undefined for a sampling plan. */
   readonly strength?: number
+  /** What the plan covers: the orders of imports (the default), or of plugins' applies. */
+  readonly over?: 'imports' | 'applies'
+  /** Set when a plan over applies could not be made and the import cover stands in: why. */
+  readonly fallback?: string
+  /** Whether the plan counts the `seen` schedules itself (and its rows are only what comes after them). */
+  readonly countsSeen?: boolean
 }
 
 /** One exploration strategy. */
@@ -51,6 +61,8 @@ export interface Strategy {
 export const DEFAULT_DEPTH = 3
 /** The covering strength used when none is given. */
 export const DEFAULT_STRENGTH = 3
+/** The strength of a plan over applies when none is given: every pair of plugins. */
+export const DEFAULT_APPLY_STRENGTH = 2
 
 /** `exhaustive`, `t-way:<t>` or `sampled`. */
 export function formatGuarantee(guarantee: Guarantee): string {
@@ -59,6 +71,8 @@ export function formatGuarantee(guarantee: Guarantee): string {
       return 'exhaustive'
     case 't-way':
       return `t-way:${guarantee.strength}`
+    case 'applies':
+      return `applies:${guarantee.strength}`
     case 'sampled':
       return 'sampled'
   }

@@ -3,7 +3,7 @@ import type { TestReport, TestReportRun } from '../report/test-report.ts'
 import { formatShard, parseShard, type Shard } from '../settings/shard.ts'
 import { formatGuarantee, STRATEGY_NAMES } from '../strategies/index.ts'
 import { TEST_VERDICTS, verdictOfResults, type RunStatus, type TestFinding, type TestVerdict } from '../verdict/test-verdict.ts'
-import { configurationGuarantee, planConfigurations, rowCount } from './plan.ts'
+import { configurationProof, planConfigurations, rowCount } from './plan.ts'
 import { testKey } from './results.ts'
 import { NATURAL_RUN } from './runs.ts'
 
@@ -132,10 +132,15 @@ export function mergeSuiteShards(given: readonly SuiteShard[]): TestReport {
     body: {
       command: first.command,
       cwd: first.cwd,
-      configurations: plans.map(configuration => ({
-        configuration: configuration.configuration, entries: configuration.entries, rows: rowCount(configuration), fromNatural: false, fromReference: false,
-        processes: configuration.processes, guarantee: formatGuarantee(configurationGuarantee(configuration, runs.length - 1, records)),
-      })),
+      configurations: plans.map((configuration) => {
+        const proof = configurationProof(configuration, runs.length - 1, records)
+        const units = configuration.space.applies?.units.length
+        return {
+          configuration: configuration.configuration, entries: configuration.entries, rows: rowCount(configuration), fromNatural: false, naturalOrders: 0, fromReference: false,
+          processes: configuration.processes, over: configuration.plan.over ?? 'imports', ...units === undefined ? {} : { units },
+          guarantee: formatGuarantee(proof.guarantee), ...proof.note === undefined ? {} : { note: proof.note },
+        }
+      }),
       tests: tests.map(test => test.verdict === 'pins-one' && replays.has(testKey(test)) ? { ...test, replay: replays.get(testKey(test))! } : test),
       runs,
       processNotes: shards.flatMap((shard, index) => shard.report.processNotes.filter(note => note.run !== NATURAL_RUN || index === 0)),

@@ -1,6 +1,8 @@
 import { realisedGuarantee, realisedIn } from '../explore/guarantee.ts'
 import { planSpace, type PlanSettings } from '../explore/plan.ts'
 import type { ProcessRecord } from '../preload/protocol.js'
+import { ApplyOrders } from '../space/apply-orders.ts'
+import { applyStructure, realisedApplies, unexplained, withTiesOf, type ApplyStructure, type RecordedApply } from '../space/applies.ts'
 import { deviation } from '../space/discovered.ts'
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import type { Guarantee, Plan } from '../strategies/index.ts'
@@ -23,6 +25,11 @@ import type { Guarantee, Plan } from '../strategies/index.ts'
  * runs of the command give the rows after it. A plan of b rows then costs
  * the natural run and b − 1 runs. A sharded run does not count the natural
  * order (see `countsNatural`).
+ *
+ * The natural run also shows when each plugin applied and what it waited
+ * for (`space/applies.ts`): the configuration's apply structure, which a
+ * plan over applies (`--strategy applies`, the default) aims at. Such a plan
+ * counts the natural order itself (`Plan.countsSeen`) and its rows follow.
  */
 
 /** How a run's configurations are planned: the settings of every plan, and what test mode adds. */
@@ -46,6 +53,12 @@ export interface ConfigurationPlan {
   readonly rows: readonly Schedule[]
   /** The order every process of the natural run released the entries in, counted as the plan's first row; undefined when its processes disagreed (then every row is a run's). */
   readonly natural?: Schedule
+  /**
+   * The natural run's orders the plan counts as its first rows: the one
+   * order its processes agreed on, or, for a plan that counts what was seen
+   * (`Plan.countsSeen`), every order they realised; none for a sharded run.
+   */
+  readonly counted: readonly Schedule[]
   /** How many processes of the natural run booted it. */
   readonly processes: number
   /** The strategy's plan: what it claims, and the strength it aims at. */
@@ -53,7 +66,7 @@ export interface ConfigurationPlan {
 }
 
 /** The processes' records, as planning reads them. */
-type Records = readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released'>[]
+type Records = readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released' | 'applies'>[]
 
 /** Every configuration the records show, with the entries its processes requested (first request order, across processes). */
 export function discoveredConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested'>[]): Map<string, { entries: string[], processes: number }> {
@@ -80,6 +93,11 @@ export function naturalOrder(records: readonly Pick<ProcessRecord, 'configuratio
   return released.every(order => scheduleKey(order) === scheduleKey(first)) ? first : undefined
 }
 
+/** Every distinct order the processes of `configuration` released its entries in. */
+export function naturalOrders(records: readonly Pick<ProcessRecord, 'configuration' | 'released'>[], configuration: string): Schedule[] {
+  return [...new Map(records.filter(record => record.configuration === configuration).map(record => [scheduleKey(record.released), record.released])).values()]
+}
+
 /** `rows` with every entry renamed so that the first row reads `first` (each row a permutation of the same entries). */
 export function relabelled(rows: readonly Schedule[], first: Schedule): Schedule[] {
   const [lead] = rows
@@ -88,20 +106,35 @@ export function relabelled(rows: readonly Schedule[], first: Schedule): Schedule
   return rows.map(row => row.map(label => rename.get(label) ?? label))
 }
 
+/** The applies every process of `configuration` recorded. */
+function appliesOf(records: Records, configuration: string): (readonly RecordedApply[])[] {
+  return records.filter(record => record.configuration === configuration && (record.applies?.length ?? 0) > 0).map(record => record.applies!)
+}
+
+/** The apply structure the natural run's processes show for `configuration` (the first's units, every one's ties), if they recorded applies. */
+export function naturalStructure(records: Records, configuration: string, entries: readonly string[]): ApplyStructure | undefined {
+  const [first, ...others] = appliesOf(records, configuration)
+  return first === undefined ? undefined : withTiesOf(applyStructure(first, new Set(entries)), [first, ...others])
+}
+
 /** The plan of every configuration the natural run booted. */
 export function planConfigurations(records: Records, settings: ConfigurationSettings): ConfigurationPlan[] {
   return [...discoveredConfigurations(records)].map(([configuration, { entries, processes }]) => {
-    const space: Space = { chains: entries.map(entry => ({ plugin: entry, ops: [entry] })) }
-    const { plan, schedules } = planSpace(configuration, space, settings)
+    const structure = naturalStructure(records, configuration, entries)
+    const space: Space = { chains: entries.map(entry => ({ plugin: entry, ops: [entry] })), ...structure === undefined ? {} : { applies: structure } }
     const natural = settings.countsNatural === false ? undefined : naturalOrder(records, configuration, entries)
-    const rows = natural === undefined ? schedules : relabelled(schedules, natural).slice(1)
-    return { configuration, entries, space, rows, processes, plan, ...natural === undefined ? {} : { natural } }
+    // A plan that counts what was seen takes every order the natural run's processes realised, agreeing or not.
+    const seen = settings.countsNatural === false ? [] : naturalOrders(records, configuration)
+    const { plan, schedules } = planSpace(configuration, space, settings, undefined, seen)
+    const rows = natural === undefined || plan.countsSeen === true ? schedules : relabelled(schedules, natural).slice(1)
+    const counted = plan.countsSeen === true ? seen : natural === undefined ? [] : [natural]
+    return { configuration, entries, space, rows, processes, plan, counted, ...natural === undefined ? {} : { natural } }
   })
 }
 
-/** How many rows the plan has in all: the runs' rows, and the natural order when it counted. */
-export function rowCount(plan: Pick<ConfigurationPlan, 'rows' | 'natural'>): number {
-  return plan.rows.length + (plan.natural === undefined ? 0 : 1)
+/** How many rows the plan has in all: the runs' rows, and the natural run's orders that counted. */
+export function rowCount(plan: Pick<ConfigurationPlan, 'rows' | 'counted'>): number {
+  return plan.rows.length + plan.counted.length
 }
 
 /** How many runs after the natural run the plans need: the most rows of any configuration. */
@@ -109,31 +142,75 @@ export function runsNeeded(plans: readonly ConfigurationPlan[]): number {
   return Math.max(0, ...plans.map(plan => plan.rows.length))
 }
 
-/** The row each configuration gets in run `k` (0-based, after the natural run); one with fewer rows starts over, from the natural order when that counted. */
+/** The row each configuration gets in run `k` (0-based, after the natural run); one with fewer rows starts over, from the natural run's orders that counted. */
 export function rowsOfRun(plans: readonly ConfigurationPlan[], k: number): Record<string, Schedule> {
   return Object.fromEntries(plans.flatMap((plan) => {
-    const cycle = plan.natural === undefined ? plan.rows : [plan.natural, ...plan.rows]
-    const offset = plan.natural === undefined ? 0 : 1
-    return cycle.length === 0 ? [] : [[plan.configuration, cycle[(k + offset) % cycle.length] as Schedule]]
+    const cycle = [...plan.counted, ...plan.rows]
+    return cycle.length === 0 ? [] : [[plan.configuration, cycle[(k + plan.counted.length) % cycle.length] as Schedule]]
   }))
+}
+
+/** What a plan claims once the natural run and `explored` runs after it ran, before what ran is checked. */
+export function claimOf(plan: ConfigurationPlan, explored: number): Guarantee {
+  if (plan.plan.countsSeen === true) return plan.plan.guarantee(explored, explored >= plan.rows.length)
+  const counted = explored + plan.counted.length
+  return plan.plan.guarantee(counted, counted >= rowCount(plan))
+}
+
+/** Why the applies every process recorded cannot be read by the plan's structure, if they cannot. */
+function appliesProblem(plan: ConfigurationPlan, own: Records): string | undefined {
+  const structure = plan.space.applies
+  if (structure === undefined) return 'no process recorded when its plugins applied'
+  const ops = new Set(plan.entries)
+  for (const record of own) {
+    const why = record.applies === undefined ? 'a process recorded no applies' : unexplained(structure, record.applies, ops)
+    if (why !== undefined) return why
+  }
+  return undefined
+}
+
+/** Whether the applies of `own` show every owed relative order of `strength` units. */
+function appliesRealised(structure: ApplyStructure, own: Records, strength: number): boolean {
+  const seen = withTiesOf(structure, own.map(record => record.applies ?? []))
+  const table = ApplyOrders.of(seen, strength)
+  if (table === undefined) return false
+  for (const record of own) table.add(realisedApplies(seen, record.applies ?? []))
+  return table.complete()
+}
+
+/** What the runs proved for one configuration, and, when a plan over applies could not claim it, why. */
+export interface ConfigurationProof {
+  readonly guarantee: Guarantee
+  readonly note?: string
 }
 
 /**
  * What the runs proved for one configuration, by the one rule of
  * `explore/guarantee.ts`: the plan's claim once the natural run and
- * `explored` runs after it ran, checked on the realised orders of every
- * process that booted it (the natural run's among them).
+ * `explored` runs after it ran, checked on the realised orders (and, for a
+ * plan over applies, the recorded applies) of every process that booted it,
+ * the natural run's among them.
  */
-export function configurationGuarantee(plan: ConfigurationPlan, explored: number, records: Records): Guarantee {
+export function configurationProof(plan: ConfigurationPlan, explored: number, records: Records): ConfigurationProof {
   const own = records.filter(record => record.configuration === plan.configuration)
-  const counted = explored + (plan.natural === undefined ? 0 : 1)
   const runs = own.map((record) => {
     const enabled = new Map(record.requested.map(point => [point.label, point.enabledAt]))
     return { schedule: record.released, enabledAt: record.released.map(label => enabled.get(label) ?? 0) }
   })
-  return realisedGuarantee(plan.plan.guarantee(counted, counted >= rowCount(plan)), {
+  const overApplies = plan.plan.over === 'applies'
+  const problem = overApplies ? appliesProblem(plan, own) : undefined
+  const guarantee = realisedGuarantee(claimOf(plan, explored), {
     deviated: own.some(record => deviation(plan.space, record.released) !== undefined),
     aimed: plan.plan.strength,
     realisedAt: strength => realisedIn(plan.space, strength, runs),
+    appliesAt: strength => problem === undefined && plan.space.applies !== undefined && appliesRealised(plan.space.applies, own, strength),
   })
+  const note = plan.plan.fallback !== undefined ? `planned over imports: ${plan.plan.fallback}`
+    : problem !== undefined ? `the applies cannot tell (${problem}): the import orders decide` : undefined
+  return { guarantee, ...note === undefined ? {} : { note } }
+}
+
+/** What the runs proved for one configuration (see {@link configurationProof}). */
+export function configurationGuarantee(plan: ConfigurationPlan, explored: number, records: Records): Guarantee {
+  return configurationProof(plan, explored, records).guarantee
 }

@@ -94,7 +94,8 @@ export function testReport(parts: TestReportParts): TestReport {
       ...parts.interrupted === undefined ? {} : { interrupted: parts.interrupted },
       ...parts.replay === undefined ? {} : { replay: parts.replay },
       configurations: (parts.configurations ?? []).map(c => ({
-        configuration: c.configuration, entries: c.entries, rows: c.rows, fromNatural: c.fromNatural, fromReference: c.fromNatural, processes: c.processes, guarantee: formatGuarantee(c.guarantee),
+        configuration: c.configuration, entries: c.entries, rows: c.rows, fromNatural: c.fromNatural, naturalOrders: c.naturalOrders, fromReference: c.fromNatural, processes: c.processes,
+        over: c.over, ...c.units === undefined ? {} : { units: c.units }, guarantee: formatGuarantee(c.guarantee), ...c.note === undefined ? {} : { note: c.note },
       })),
       tests,
       runs: parts.runs.map(run => reportRun(run, parts.folder)),

@@ -6,7 +6,7 @@ import { shownPath, type CommandRun, type RunPlace } from './command-run.ts'
 import { Interrupted } from './interrupted.ts'
 import { judgeTests } from './judge-tests.ts'
 import { NothingJudged, whyUnjudged } from './nothing-judged.ts'
-import { configurationGuarantee, rowCount } from './plan.ts'
+import { configurationProof, rowCount } from './plan.ts'
 import { Rerunner } from './rerunner.ts'
 import { runNatural, runPlan, type PlanRuns } from './runs.ts'
 import type { Guarantee } from '../strategies/index.ts'
@@ -31,10 +31,19 @@ export interface SuiteRun {
 export interface ConfigurationOutcome {
   readonly configuration: string
   readonly entries: readonly string[]
+  /** Rows of the plan in all, the natural run's orders that counted among them. */
   readonly rows: number
   readonly fromNatural: boolean
+  /** How many of the rows are the natural run's own orders. */
+  readonly naturalOrders: number
   readonly processes: number
+  /** What the plan covered: the orders of imports, or of plugins' applies. */
+  readonly over: 'imports' | 'applies'
+  /** The plugins (units) the natural run saw apply under its entries; undefined when it recorded none. */
+  readonly units?: number
   readonly guarantee: Guarantee
+  /** Why a plan over applies planned or proved over imports instead. */
+  readonly note?: string
 }
 
 /** The result of a test run. */
@@ -83,14 +92,22 @@ function notesOf(run: CommandRun): ProcessNote[] {
 /** Each configuration's plan and the guarantee its realised orders support. */
 function configurationsOf(plan: PlanRuns, natural: CommandRun): ConfigurationOutcome[] {
   const records = [natural, ...plan.runs].flatMap(run => run.processes)
-  return plan.plans.map(configuration => ({
-    configuration: configuration.configuration,
-    entries: configuration.entries,
-    rows: rowCount(configuration),
-    fromNatural: configuration.natural !== undefined,
-    processes: configuration.processes,
-    guarantee: configurationGuarantee(configuration, plan.runs.length, records),
-  }))
+  return plan.plans.map((configuration) => {
+    const proof = configurationProof(configuration, plan.runs.length, records)
+    const units = configuration.space.applies?.units.length
+    return {
+      configuration: configuration.configuration,
+      entries: configuration.entries,
+      rows: rowCount(configuration),
+      fromNatural: configuration.counted.length > 0,
+      naturalOrders: configuration.counted.length,
+      processes: configuration.processes,
+      over: configuration.plan.over ?? 'imports',
+      ...units === undefined ? {} : { units },
+      guarantee: proof.guarantee,
+      ...proof.note === undefined ? {} : { note: proof.note },
+    }
+  })
 }
 
 /** Runs the command as the plan says and judges every test; throws `NothingJudged` (exit 4) or `Interrupted` during the natural run. */

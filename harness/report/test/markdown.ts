@@ -17,8 +17,8 @@ export function renderTestMarkdown(report: TestReport): string {
     '',
   ]
   if (report.configurations.length > 0) {
-    lines.push('## Configurations', '', '| configuration | entries | rows | processes | guarantee |', '| --- | --- | --- | --- | --- |',
-      ...report.configurations.map(c => `| ${markdownCode(c.configuration, { inTable: true })} | ${c.entries.length} | ${rowsText(c)} | ${c.processes} | ${c.guarantee} |`), '')
+    lines.push('## Configurations', '', '| configuration | entries | plugins | rows | over | processes | guarantee |', '| --- | --- | --- | --- | --- | --- | --- |',
+      ...report.configurations.map(c => `| ${markdownCode(c.configuration, { inTable: true })} | ${c.entries.length} | ${c.units ?? '—'} | ${rowsText(c)} | ${c.over} | ${c.processes} | ${c.guarantee}${c.note === undefined ? '' : ` (${c.note})`} |`), '')
   }
   const findings = detailedTests(report)
   if (findings.length > 0) {

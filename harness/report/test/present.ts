@@ -13,9 +13,20 @@ export function testTitle(test: { file: string, name: string }): string {
   return test.file === '' ? test.name : `${test.file} › ${test.name}`
 }
 
-/** A plan's row count, saying when the first row was the natural run's own order. */
-export function rowsText(plan: Pick<ConfigurationEntry, 'rows' | 'fromNatural'>): string {
-  return plan.fromNatural ? `${plan.rows} (the first: the natural run's order)` : String(plan.rows)
+/** Which of a plan's rows were the natural run's own orders, or nothing when none counted. */
+function naturalRows(plan: Pick<ConfigurationEntry, 'fromNatural' | 'naturalOrders'>): string {
+  if (!plan.fromNatural) return ''
+  return plan.naturalOrders === 1 ? ' (the first: the natural run\'s order)' : ` (the first ${plan.naturalOrders}: the natural run's orders)`
+}
+
+/** A plan's row count, saying how many of its rows were the natural run's own orders. */
+export function rowsText(plan: Pick<ConfigurationEntry, 'rows' | 'fromNatural' | 'naturalOrders'>): string {
+  return `${plan.rows}${naturalRows(plan)}`
+}
+
+/** `3 rows (the first: the natural run's order)`. */
+export function rowsPhrase(plan: Pick<ConfigurationEntry, 'rows' | 'fromNatural' | 'naturalOrders'>): string {
+  return `${plan.rows} row${plan.rows === 1 ? '' : 's'}${naturalRows(plan)}`
 }
 
 /** A verdict as shown: `holds`, or `holds (partial)` when the interrupted run could still change it. */
