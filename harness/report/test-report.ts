@@ -55,6 +55,17 @@ export interface ConfigurationEntry {
   guarantee: string
   /** Why a plan over applies planned or proved over imports instead. */
   note?: string
+  /**
+   * A plan over applies: how far the applies every process recorded reached —
+   * the owed relative orders of two plugins shown, the ties (two plugins
+   * applying at one release, in the system's order) reversed — and how many
+   * rows after the natural run every owed order would take.
+   */
+  reach?: {
+    orders: { shown: number, owed: number }
+    ties: { reversed: number, reversible: number }
+    rowsNeeded?: number
+  }
 }
 
 /** One run of the command as the report keeps it: the rows it gave, and what each process booted and realised. */

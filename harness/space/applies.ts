@@ -28,10 +28,13 @@ export interface RecordedApply {
   readonly released: number
 }
 
-/** One unit and the entries (operations of the space) whose release it needs. */
+/** One unit, the entries (operations of the space) whose release it needs, and the units that always apply before it. */
 export interface ApplyUnit {
   readonly unit: string
+  /** Its own entry, those its mounter and providers need, and every entry those can only be requested after. */
   readonly needs: readonly string[]
+  /** Its mounter and providers, transitively: they apply before it whatever the load order. */
+  readonly after: readonly string[]
 }
 
 /** The apply structure of one configuration. */
@@ -40,6 +43,33 @@ export interface ApplyStructure {
   readonly units: readonly ApplyUnit[]
   /** Ties runs have shown, as `first>second` unit pairs: the two applied at one release, in this order. */
   readonly ties: ReadonlySet<string>
+  /** For each entry, the entries it is only ever requested after (a group's or include's entries, after it): what must be released before it. */
+  readonly requires: ReadonlyMap<string, ReadonlySet<string>>
+}
+
+/**
+ * For each entry, the entries released before it was requested in every
+ * record that requested it (an entry of an include is requested only once
+ * the include applied): it can never be released before them.
+ */
+export function entryRequirements(records: readonly { requested: readonly { label: string, enabledAt: number }[], released: readonly string[] }[]): Map<string, Set<string>> {
+  const requires = new Map<string, Set<string>>()
+  for (const record of records) {
+    for (const { label, enabledAt } of record.requested) {
+      const before = new Set(record.released.slice(0, enabledAt))
+      const known = requires.get(label)
+      if (known === undefined) requires.set(label, before)
+      else for (const other of known) if (!before.has(other)) known.delete(other)
+    }
+  }
+  return requires
+}
+
+/** `entries` with every entry they require added, transitively. */
+function closed(entries: Iterable<string>, requires: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const all = new Set(entries)
+  for (const entry of all) for (const required of requires.get(entry) ?? []) all.add(required)
+  return all
 }
 
 /** The first apply of each unit, in order. */
@@ -48,57 +78,103 @@ function firstApplies(applies: readonly RecordedApply[]): RecordedApply[] {
   return applies.filter(apply => !seen.has(apply.unit) && seen.add(apply.unit))
 }
 
-/** What each unit of `applies` needs, restricted to `ops`, in first-apply order (units needing none left out). */
-function unitsOf(applies: readonly RecordedApply[], ops: ReadonlySet<string>): ApplyUnit[] {
+/** What each unit of `applies` needs, restricted to `ops`, and what applies before it, in first-apply order (units needing none left out). */
+function unitsOf(applies: readonly RecordedApply[], ops: ReadonlySet<string>, requires: ReadonlyMap<string, ReadonlySet<string>>): ApplyUnit[] {
   const first = firstApplies(applies)
   const byUnit = new Map(first.map(apply => [apply.unit, apply]))
-  const needs = new Map<string, Set<string>>()
-  const needsOf = (unit: string, visiting: Set<string>): Set<string> => {
-    const known = needs.get(unit)
+  const found = new Map<string, { needs: Set<string>, after: Set<string> }>()
+  const walk = (unit: string, visiting: Set<string>): { needs: Set<string>, after: Set<string> } => {
+    const known = found.get(unit)
     if (known !== undefined) return known
     const apply = byUnit.get(unit)
-    const found = new Set<string>()
-    if (apply === undefined || visiting.has(unit)) return found
+    const own = { needs: new Set<string>(), after: new Set<string>() }
+    if (apply === undefined || visiting.has(unit)) return own
     visiting.add(unit)
-    if (apply.entry !== null && ops.has(apply.entry)) found.add(apply.entry)
-    for (const other of [...apply.parent === null ? [] : [apply.parent], ...apply.providers]) for (const entry of needsOf(other, visiting)) found.add(entry)
+    if (apply.entry !== null && ops.has(apply.entry)) own.needs.add(apply.entry)
+    for (const other of [...apply.parent === null ? [] : [apply.parent], ...apply.providers]) {
+      const before = walk(other, visiting)
+      if (byUnit.has(other)) own.after.add(other)
+      for (const entry of before.needs) own.needs.add(entry)
+      for (const each of before.after) own.after.add(each)
+    }
     visiting.delete(unit)
-    needs.set(unit, found)
-    return found
+    const result = { needs: new Set([...closed(own.needs, requires)].filter(entry => ops.has(entry))), after: own.after }
+    found.set(unit, result)
+    return result
   }
-  return first.map(apply => ({ unit: apply.unit, needs: [...needsOf(apply.unit, new Set())].sort() })).filter(unit => unit.needs.length > 0)
+  return first.map((apply) => {
+    const { needs, after } = walk(apply.unit, new Set())
+    return { unit: apply.unit, needs: [...needs].sort(), after: [...after].sort() }
+  }).filter(unit => unit.needs.length > 0)
 }
 
-/** The ties `applies` shows among `units`: pairs that began applying after the same number of releases, in the order they did. */
-function tiesOf(applies: readonly RecordedApply[], units: ReadonlySet<string>): string[] {
-  const first = firstApplies(applies).filter(apply => units.has(apply.unit))
+/** What one process showed: the order it released its entries in, and its applies. */
+export interface AppliesRun {
+  readonly released: readonly string[]
+  readonly applies: readonly RecordedApply[]
+}
+
+/**
+ * The ties a run shows: units whose last needed release was the same entry
+ * there (neither is the other's mounter or provider), in the order they
+ * applied, as `first>second`.
+ */
+function tiesOf(units: readonly ApplyUnit[], run: AppliesRun): string[] {
+  const at = new Map(run.released.map((entry, index) => [entry, index]))
+  const order = new Map(firstApplies(run.applies).map((apply, index) => [apply.unit, index]))
+  const groups = new Map<string, ApplyUnit[]>()
+  for (const unit of units) {
+    if (!order.has(unit.unit) || unit.needs.some(entry => !at.has(entry))) continue
+    const last = unit.needs.reduce((a, b) => (at.get(a)! >= at.get(b)! ? a : b))
+    groups.set(last, [...groups.get(last) ?? [], unit])
+  }
   const ties: string[] = []
-  first.forEach((a, i) => first.slice(i + 1).forEach((b) => { if (a.released === b.released) ties.push(`${a.unit}>${b.unit}`) }))
+  for (const group of groups.values()) {
+    const sorted = [...group].sort((a, b) => order.get(a.unit)! - order.get(b.unit)!)
+    sorted.forEach((a, i) => sorted.slice(i + 1).forEach((b) => {
+      if (!b.after.includes(a.unit) && !a.after.includes(b.unit)) ties.push(`${a.unit}>${b.unit}`)
+    }))
+  }
   return ties
 }
 
-/** The structure one process's applies show, needs restricted to `ops` (the entries that are decision points). */
-export function applyStructure(applies: readonly RecordedApply[], ops: ReadonlySet<string>): ApplyStructure {
-  const units = unitsOf(applies, ops)
-  return { units, ties: new Set(tiesOf(applies, new Set(units.map(unit => unit.unit)))) }
+/**
+ * The structure one process's applies show, needs restricted to `ops` (the
+ * entries that are decision points) and closed under `requires` (what each
+ * entry is only requested after); its ties from the order it released its
+ * entries in.
+ */
+export function applyStructure(run: AppliesRun, ops: ReadonlySet<string>, requires: ReadonlyMap<string, ReadonlySet<string>> = new Map()): ApplyStructure {
+  const units = unitsOf(run.applies, ops, requires)
+  return { units, ties: new Set(tiesOf(units, run)), requires }
 }
 
-/** `structure` with the ties the runs of `applies` showed added. */
-export function withTiesOf(structure: ApplyStructure, applies: readonly (readonly RecordedApply[])[]): ApplyStructure {
-  const units = new Set(structure.units.map(unit => unit.unit))
-  return { units: structure.units, ties: new Set([...structure.ties, ...applies.flatMap(run => tiesOf(run, units))]) }
+/** `structure` with the ties `runs` showed added. */
+export function withTiesOf(structure: ApplyStructure, runs: readonly AppliesRun[]): ApplyStructure {
+  return { ...structure, ties: new Set([...structure.ties, ...runs.flatMap(run => tiesOf(structure.units, run))]) }
+}
+
+/** Whether `entry` can be released last among `entries`: none of them is only requested after it. */
+function canComeLast(entry: string, entries: Iterable<string>, requires: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  for (const other of entries) if (other !== entry && requires.get(other)?.has(entry)) return false
+  return true
 }
 
 /** Whether units `a` and `b` (indices) can apply in that order: see the file's comment. */
 export function achievable(structure: ApplyStructure): (a: number, b: number) => boolean {
   const sets = structure.units.map(unit => new Set(unit.needs))
+  const afters = structure.units.map(unit => new Set(unit.after))
   return (a, b) => {
     if (a === b) return false
     const [first, second] = [structure.units[a]!, structure.units[b]!]
+    // b is a's mounter or provider (or theirs): it applies first whatever the load order.
+    if (afters[a]!.has(second.unit)) return false
+    if (afters[b]!.has(first.unit)) return true
     if (!second.needs.every(entry => sets[a]!.has(entry))) return true
     if (structure.ties.has(`${first.unit}>${second.unit}`)) return true
     if (structure.ties.has(`${second.unit}>${first.unit}`)) return false
-    return first.needs.some(entry => sets[b]!.has(entry))
+    const both = new Set([...first.needs, ...second.needs])
+    return first.needs.some(entry => sets[b]!.has(entry) && canComeLast(entry, both, structure.requires))
   }
 }
 
@@ -112,9 +188,11 @@ export function achievable(structure: ApplyStructure): (a: number, b: number) =>
 export function predictedApplies(structure: ApplyStructure, schedule: Schedule): number[] {
   const at = new Map(schedule.map((op, index) => [op, index]))
   const times = structure.units.map(unit => Math.max(...unit.needs.map(entry => at.get(entry) ?? Infinity)))
+  const afters = structure.units.map(unit => new Set(unit.after))
   const tie = (a: number, b: number): number => {
-    if (structure.ties.has(`${structure.units[a]!.unit}>${structure.units[b]!.unit}`)) return -1
-    if (structure.ties.has(`${structure.units[b]!.unit}>${structure.units[a]!.unit}`)) return 1
+    const [first, second] = [structure.units[a]!.unit, structure.units[b]!.unit]
+    if (afters[b]!.has(first) || structure.ties.has(`${first}>${second}`)) return -1
+    if (afters[a]!.has(second) || structure.ties.has(`${second}>${first}`)) return 1
     return b - a
   }
   return structure.units.map((_, index) => index).filter(index => Number.isFinite(times[index]!)).sort((a, b) => times[a]! - times[b]! || tie(a, b))
@@ -143,7 +221,7 @@ export function realisedApplies(structure: ApplyStructure, applies: readonly Pic
  */
 export function unexplained(structure: ApplyStructure, applies: readonly RecordedApply[], ops: ReadonlySet<string>): string | undefined {
   const needs = new Map(structure.units.map(unit => [unit.unit, unit.needs.join(',')]))
-  for (const unit of unitsOf(applies, ops)) {
+  for (const unit of unitsOf(applies, ops, structure.requires)) {
     const recorded = needs.get(unit.unit)
     if (recorded === undefined) return `${unit.unit} applied, which the recorded structure does not know`
     if (recorded !== unit.needs.join(',')) return `${unit.unit} waited for ${unit.needs.join(', ')}, not for ${recorded.split(',').join(', ')} as recorded`

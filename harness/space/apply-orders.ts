@@ -52,3 +52,42 @@ export class ApplyOrders {
     return this.table.uncovered === 0
   }
 }
+
+/** The reverses of ties still to show: for each tie a run showed, its reverse, where the load order can give it. */
+export class TieReversals {
+  private readonly open = new Set<string>()
+
+  constructor(private readonly structure: ApplyStructure) {
+    const index = new Map(structure.units.map((unit, i) => [unit.unit, i]))
+    const can = achievable(structure)
+    for (const tie of structure.ties) {
+      const [first, second] = tie.split('>').map(unit => index.get(unit!)) as [number | undefined, number | undefined]
+      if (first !== undefined && second !== undefined && can(second, first)) this.open.add(`${second}>${first}`)
+    }
+  }
+
+  get size(): number {
+    return this.open.size
+  }
+
+  /** How many open flips `order` (unit indices, as they apply) shows. */
+  count(order: readonly number[]): number {
+    if (this.open.size === 0) return 0
+    const at = new Map(order.map((unit, position) => [unit, position]))
+    let found = 0
+    for (const flip of this.open) {
+      const [a, b] = flip.split('>').map(Number) as [number, number]
+      if ((at.get(a) ?? Infinity) < (at.get(b) ?? -Infinity)) found++
+    }
+    return found
+  }
+
+  /** Marks the flips `order` shows as shown. */
+  add(order: readonly number[]): void {
+    const at = new Map(order.map((unit, position) => [unit, position]))
+    for (const flip of [...this.open]) {
+      const [a, b] = flip.split('>').map(Number) as [number, number]
+      if ((at.get(a) ?? Infinity) < (at.get(b) ?? -Infinity)) this.open.delete(flip)
+    }
+  }
+}

@@ -15,10 +15,13 @@ import type { Plan, Strategy } from './strategy.ts'
  * import cover at the same strength stands in, and the plan says why. The
  * guarantee, `applies:t`, is claimed once every row ran and the rows are
  * predicted to show every owed order; what really ran decides what stands
- * (`explore/guarantee.ts`).
+ * (`explore/guarantee.ts`). Ties come first (`space/apply-rows.ts`): a
+ * budget too small for every order still reverses the ties it can, and the
+ * plan says how far it reaches and how many rows every order would take.
  */
 export const applies: Strategy = {
   name: 'applies',
+  countsSeen: true,
   plan(space, options): Plan {
     const budget = checkBudget(options.budget)
     const strength = wholeOption('strength', options.strength, DEFAULT_APPLY_STRENGTH)
@@ -32,6 +35,8 @@ export const applies: Strategy = {
       guarantee: explored => explored >= found.rows.length && found.complete ? { kind: 'applies', strength } : { kind: 'sampled' },
       over: 'applies',
       countsSeen: true,
+      strength,
+      reach: { orders: found.orders, ties: found.ties, ...found.rowsNeeded === undefined ? {} : { rowsNeeded: found.rowsNeeded } },
     }
   },
 }

@@ -49,11 +49,19 @@ export interface Plan {
   readonly fallback?: string
   /** Whether the plan counts the `seen` schedules itself (and its rows are only what comes after them). */
   readonly countsSeen?: boolean
+  /** A plan over applies: how far its rows are predicted to reach, and how many rows every owed order would take. */
+  readonly reach?: {
+    readonly orders: { readonly shown: number, readonly owed: number }
+    readonly ties: { readonly reversed: number, readonly reversible: number }
+    readonly rowsNeeded?: number
+  }
 }
 
 /** One exploration strategy. */
 export interface Strategy {
   readonly name: StrategyName
+  /** Whether its plans count the `seen` schedules themselves (its rows come after them, so they spend the budget too). */
+  readonly countsSeen?: boolean
   plan(space: Space, options: StrategyOptions): Plan
 }
 

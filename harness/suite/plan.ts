@@ -1,11 +1,11 @@
 import { realisedGuarantee, realisedIn } from '../explore/guarantee.ts'
 import { planSpace, type PlanSettings } from '../explore/plan.ts'
 import type { ProcessRecord } from '../preload/protocol.js'
-import { ApplyOrders } from '../space/apply-orders.ts'
-import { applyStructure, realisedApplies, unexplained, withTiesOf, type ApplyStructure, type RecordedApply } from '../space/applies.ts'
+import { ApplyOrders, TieReversals } from '../space/apply-orders.ts'
+import { applyStructure, entryRequirements, realisedApplies, unexplained, withTiesOf, type AppliesRun, type ApplyStructure } from '../space/applies.ts'
 import { deviation } from '../space/discovered.ts'
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
-import type { Guarantee, Plan } from '../strategies/index.ts'
+import { strategies, type Guarantee, type Plan } from '../strategies/index.ts'
 
 /**
  * Schedules keyed by configuration. The natural run shows, per cordis.yml
@@ -106,15 +106,17 @@ export function relabelled(rows: readonly Schedule[], first: Schedule): Schedule
   return rows.map(row => row.map(label => rename.get(label) ?? label))
 }
 
-/** The applies every process of `configuration` recorded. */
-function appliesOf(records: Records, configuration: string): (readonly RecordedApply[])[] {
-  return records.filter(record => record.configuration === configuration && (record.applies?.length ?? 0) > 0).map(record => record.applies!)
+/** What every process of `configuration` that recorded applies showed: its release order and its applies. */
+function appliesOf(records: Records, configuration: string): AppliesRun[] {
+  return records.filter(record => record.configuration === configuration && (record.applies?.length ?? 0) > 0).map(record => ({ released: record.released, applies: record.applies! }))
 }
 
 /** The apply structure the natural run's processes show for `configuration` (the first's units, every one's ties), if they recorded applies. */
 export function naturalStructure(records: Records, configuration: string, entries: readonly string[]): ApplyStructure | undefined {
   const [first, ...others] = appliesOf(records, configuration)
-  return first === undefined ? undefined : withTiesOf(applyStructure(first, new Set(entries)), [first, ...others])
+  if (first === undefined) return undefined
+  const requires = entryRequirements(records.filter(record => record.configuration === configuration))
+  return withTiesOf(applyStructure(first, new Set(entries), requires), [first, ...others])
 }
 
 /** The plan of every configuration the natural run booted. */
@@ -125,7 +127,9 @@ export function planConfigurations(records: Records, settings: ConfigurationSett
     const natural = settings.countsNatural === false ? undefined : naturalOrder(records, configuration, entries)
     // A plan that counts what was seen takes every order the natural run's processes realised, agreeing or not.
     const seen = settings.countsNatural === false ? [] : naturalOrders(records, configuration)
-    const { plan, schedules } = planSpace(configuration, space, settings, undefined, seen)
+    // The natural run is one run of the plan's budget: a plan that counts what was seen has one fewer for its rows.
+    const budget = strategies[settings.strategy].countsSeen === true && seen.length > 0 ? Math.max(0, settings.budget - 1) : settings.budget
+    const { plan, schedules } = planSpace(configuration, space, { ...settings, budget }, undefined, seen)
     const rows = natural === undefined || plan.countsSeen === true ? schedules : relabelled(schedules, natural).slice(1)
     const counted = plan.countsSeen === true ? seen : natural === undefined ? [] : [natural]
     return { configuration, entries, space, rows, processes, plan, counted, ...natural === undefined ? {} : { natural } }
@@ -169,19 +173,35 @@ function appliesProblem(plan: ConfigurationPlan, own: Records): string | undefin
   return undefined
 }
 
-/** Whether the applies of `own` show every owed relative order of `strength` units. */
-function appliesRealised(structure: ApplyStructure, own: Records, strength: number): boolean {
-  const seen = withTiesOf(structure, own.map(record => record.applies ?? []))
+/** How far the applies of `own` reach: the owed relative orders of `strength` units they show, the ties they reverse. */
+function appliesReach(structure: ApplyStructure, own: Records, strength: number): AppliesReach | undefined {
+  const seen = withTiesOf(structure, own.map(record => ({ released: record.released, applies: record.applies ?? [] })))
   const table = ApplyOrders.of(seen, strength)
-  if (table === undefined) return false
-  for (const record of own) table.add(realisedApplies(seen, record.applies ?? []))
-  return table.complete()
+  if (table === undefined) return undefined
+  const ties = new TieReversals(seen)
+  const reversible = ties.size
+  for (const record of own) {
+    const order = realisedApplies(seen, record.applies ?? [])
+    table.add(order)
+    ties.add(order)
+  }
+  const { realised, total } = table.counts()
+  return { orders: { shown: realised, owed: total }, ties: { reversed: reversible - ties.size, reversible } }
+}
+
+/** How far the recorded applies reach: the owed orders shown, the ties reversed, and the rows every order would take. */
+export interface AppliesReach {
+  readonly orders: { readonly shown: number, readonly owed: number }
+  readonly ties: { readonly reversed: number, readonly reversible: number }
+  readonly rowsNeeded?: number
 }
 
 /** What the runs proved for one configuration, and, when a plan over applies could not claim it, why. */
 export interface ConfigurationProof {
   readonly guarantee: Guarantee
   readonly note?: string
+  /** For a plan over applies whose applies can be read: how far they reached, at the plan's strength. */
+  readonly reach?: AppliesReach
 }
 
 /**
@@ -199,15 +219,31 @@ export function configurationProof(plan: ConfigurationPlan, explored: number, re
   })
   const overApplies = plan.plan.over === 'applies'
   const problem = overApplies ? appliesProblem(plan, own) : undefined
-  const guarantee = realisedGuarantee(claimOf(plan, explored), {
+  const reachAt = (strength: number) => problem === undefined && plan.space.applies !== undefined ? appliesReach(plan.space.applies, own, strength) : undefined
+  const claim = claimOf(plan, explored)
+  const guarantee = realisedGuarantee(claim.kind === 'sampled' && overApplies ? { kind: 'applies', strength: plan.plan.reach === undefined ? 2 : strengthOf(plan) } : claim, {
     deviated: own.some(record => deviation(plan.space, record.released) !== undefined),
     aimed: plan.plan.strength,
     realisedAt: strength => realisedIn(plan.space, strength, runs),
-    appliesAt: strength => problem === undefined && plan.space.applies !== undefined && appliesRealised(plan.space.applies, own, strength),
+    appliesAt: (strength) => {
+      const reach = reachAt(strength)
+      return reach !== undefined && reach.orders.shown === reach.orders.owed
+    },
   })
+  const reached = overApplies ? reachAt(strengthOf(plan)) : undefined
+  const rowsNeeded = plan.plan.reach?.rowsNeeded
   const note = plan.plan.fallback !== undefined ? `planned over imports: ${plan.plan.fallback}`
     : problem !== undefined ? `the applies cannot tell (${problem}): the import orders decide` : undefined
-  return { guarantee, ...note === undefined ? {} : { note } }
+  return {
+    guarantee,
+    ...note === undefined ? {} : { note },
+    ...reached === undefined ? {} : { reach: { ...reached, ...rowsNeeded === undefined ? {} : { rowsNeeded } } },
+  }
+}
+
+/** The strength a plan over applies was made at. */
+function strengthOf(plan: ConfigurationPlan): number {
+  return plan.plan.strength ?? 2
 }
 
 /** What the runs proved for one configuration (see {@link configurationProof}). */

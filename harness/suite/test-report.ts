@@ -96,6 +96,7 @@ export function testReport(parts: TestReportParts): TestReport {
       configurations: (parts.configurations ?? []).map(c => ({
         configuration: c.configuration, entries: c.entries, rows: c.rows, fromNatural: c.fromNatural, naturalOrders: c.naturalOrders, fromReference: c.fromNatural, processes: c.processes,
         over: c.over, ...c.units === undefined ? {} : { units: c.units }, guarantee: formatGuarantee(c.guarantee), ...c.note === undefined ? {} : { note: c.note },
+        ...c.reach === undefined ? {} : { reach: c.reach },
       })),
       tests,
       runs: parts.runs.map(run => reportRun(run, parts.folder)),

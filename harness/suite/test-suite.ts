@@ -6,7 +6,7 @@ import { shownPath, type CommandRun, type RunPlace } from './command-run.ts'
 import { Interrupted } from './interrupted.ts'
 import { judgeTests } from './judge-tests.ts'
 import { NothingJudged, whyUnjudged } from './nothing-judged.ts'
-import { configurationProof, rowCount } from './plan.ts'
+import { configurationProof, rowCount, type AppliesReach } from './plan.ts'
 import { Rerunner } from './rerunner.ts'
 import { runNatural, runPlan, type PlanRuns } from './runs.ts'
 import type { Guarantee } from '../strategies/index.ts'
@@ -44,6 +44,8 @@ export interface ConfigurationOutcome {
   readonly guarantee: Guarantee
   /** Why a plan over applies planned or proved over imports instead. */
   readonly note?: string
+  /** A plan over applies: how far the recorded applies reached, and how many rows every order would take. */
+  readonly reach?: AppliesReach
 }
 
 /** The result of a test run. */
@@ -106,6 +108,7 @@ function configurationsOf(plan: PlanRuns, natural: CommandRun): ConfigurationOut
       ...units === undefined ? {} : { units },
       guarantee: proof.guarantee,
       ...proof.note === undefined ? {} : { note: proof.note },
+      ...proof.reach === undefined ? {} : { reach: proof.reach },
     }
   })
 }

@@ -3,7 +3,7 @@ import type { StopReason } from '../summary.ts'
 import { summaryText } from '../envelope.ts'
 import type { TestReport } from '../test-report.ts'
 import type { TestFinding } from '../../verdict/test-verdict.ts'
-import { detailedTests, findingLines, rowsPhrase, testHeadline, testTitle, verdictText } from './present.ts'
+import { detailedTests, findingLines, reachText, rowsPhrase, testHeadline, testTitle, verdictText } from './present.ts'
 
 /** Lines of a finding's failure the terminal shows (the report has all of it). */
 export const TERMINAL_FAILURE_LINES = 40
@@ -30,7 +30,7 @@ export function findingBlock(test: TestFinding): string {
 export function testFooter(report: TestReport, written: readonly string[]): string {
   const configurations = report.configurations.flatMap(c => [
     `  ${c.configuration}: ${c.entries.length} entries${c.units === undefined ? '' : `, ${c.units} plugins`}, ${rowsPhrase(c)} over ${c.over}, ${c.guarantee}`,
-    ...c.note === undefined ? [] : [`    ${c.note}`],
+    ...[reachText(c), c.note].flatMap(line => line === undefined ? [] : [`    ${line}`]),
   ])
   return summaryText([], ['', testHeadline(report), ...configurations], written)
 }
