@@ -1,5 +1,3 @@
-import type { Schedule } from './space.ts'
-
 /**
  * When each plugin applies, as a function of the release order. A plugin
  * (a unit: an entry's own plugin, or a plugin an entry mounts) applies once
@@ -185,7 +183,7 @@ export function achievable(structure: ApplyStructure): (a: number, b: number) =>
  * run showed, and else in the reverse of the recorded order (a tie not yet
  * seen is where a new order may come from).
  */
-export function predictedApplies(structure: ApplyStructure, schedule: Schedule): number[] {
+export function predictedApplies(structure: ApplyStructure, schedule: readonly string[]): number[] {
   const at = new Map(schedule.map((op, index) => [op, index]))
   const times = structure.units.map(unit => Math.max(...unit.needs.map(entry => at.get(entry) ?? Infinity)))
   const afters = structure.units.map(unit => new Set(unit.after))

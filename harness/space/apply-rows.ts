@@ -84,7 +84,7 @@ function construction(structure: ApplyStructure, units: readonly number[], impor
 }
 
 /** Improves `start` by seeded swaps and moves while its score does not fall (ties accepted, to cross plateaus). */
-function climb(start: readonly string[], score: (order: readonly string[]) => number, rng: Rng, steps: number): { order: string[], score: number } {
+export function climb(start: readonly string[], score: (order: readonly string[]) => number, rng: Rng, steps: number): { order: string[], score: number } {
   let order = [...start]
   let best = score(order)
   for (let step = 0; step < steps && order.length > 1; step++) {

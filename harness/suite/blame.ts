@@ -1,9 +1,10 @@
 import { minimise } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
-import type { Blame, PinnedSide, RunStatus } from '../verdict/test-verdict.ts'
+import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
+import { isolateRace, raceCandidates, swapRace } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
-import type { Rerunner } from './rerunner.ts'
+import type { Rerun, Rerunner } from './rerunner.ts'
 import type { TestResult } from './results.ts'
 
 /**
@@ -14,11 +15,13 @@ import type { TestResult } from './results.ts'
  * one, and reruns alone along the swaps from its passing order to its
  * failing order (bisection, as the sweep shrinks a divergence) find the
  * adjacent pair that flips it. An order a side's confirming rerun already
- * loaded is not run again.
+ * loaded is not run again. The two plugins whose race that swap decides are
+ * then named from the applies the runs on its two sides recorded
+ * (`plugin-blame.ts`).
  */
 
-/** A test's status under orders already run alone, by `ordersKey`. */
-export type KnownStatuses = Map<string, RunStatus>
+/** The runs alone already made, by `ordersKey` of the orders they realised: a test's status there, and the run. */
+export type KnownStatuses = Map<string, Rerun>
 
 /** The blamed pair, or why none was. */
 export type Narrowed = { blame?: Blame, unblamed?: string }
@@ -29,27 +32,51 @@ function differing(passing: PinnedSide, failing: PinnedSide): string[] {
     && scheduleKey(passing.orders[configuration]!) !== scheduleKey(failing.orders[configuration]!))
 }
 
-/** Narrows one configuration's two orders to a pair, or says why it cannot. */
+/** Runs alone under one configuration's orders, each order run once (a side's confirming rerun counts). */
+function runsUnder(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner) {
+  const tried = new Map<string, Rerun>()
+  let attempt = 0
+  const why = { run: failing.run, attempt: () => ++attempt }
+  const runUnder = async (order: Schedule): Promise<Rerun> => {
+    const rows = { ...passing.orders, [configuration]: order }
+    const known = tried.get(scheduleKey(order)) ?? seen.get(ordersKey(rows))
+      ?? await rerunner.alone(test, 'row', rows, { purpose: 'narrowing', run: failing.run, attempt: why.attempt(), of: undefined })
+    tried.set(scheduleKey(order), known)
+    return known
+  }
+  return { runUnder, why }
+}
+
+/**
+ * Narrows one configuration's two orders to a pair of plugins and a pair of
+ * loader entries, or says why it cannot: first the plugin pairs the two
+ * sides applied in opposite orders are isolated (`plugin-blame.ts`), and
+ * from the order one plugin swap from passing that fails, the adjacent entry
+ * swap is found by bisection; when none isolates, the whole way from the
+ * passing order to the failing one is bisected, and the plugins named from
+ * the blamed swap's two runs.
+ */
 async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner): Promise<Blame | string> {
   const left = passing.orders[configuration]!
   const right = failing.orders[configuration]!
   if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) return `the two sides of ${configuration} loaded different entries`
-  const known = new Map([[scheduleKey(left), 'passed']])
-  let attempt = 0
-  const statusUnder = async (order: Schedule): Promise<string> => {
-    const rows = { ...passing.orders, [configuration]: order }
-    const status = known.get(scheduleKey(order)) ?? seen.get(ordersKey(rows))
-      ?? (await rerunner.alone(test, 'row', rows, { purpose: 'narrowing', run: failing.run, attempt: ++attempt, of: undefined })).status
-    known.set(scheduleKey(order), status)
-    return status
-  }
+  const { runUnder, why } = runsUnder(test, configuration, passing, failing, seen, rerunner)
+  const statusUnder = async (order: Schedule): Promise<string> => (await runUnder(order)).status
   if (await statusUnder(right) !== 'failed') return `${configuration} in its failing order alone does not fail it`
+  const candidates = raceCandidates(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
+  const isolated = candidates === undefined ? undefined : await isolateRace(test, configuration, candidates, left, passing.orders, rerunner, why)
+  const target = isolated?.order !== undefined && isolated.order.length === left.length && new Set([...left, ...isolated.order]).size === left.length ? isolated.order : right
   try {
-    const found = await minimise(left, right, statusUnder)
+    const found = await minimise(left, target, statusUnder)
     const flipped = found.leftHash === 'passed'
     const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
     const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const
-    return { configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: found.runs }
+    const race = isolated?.how === 'isolated' ? isolated
+      : swapRace(configuration, { order: passingOrder, run: (await runUnder(passingOrder)).run }, { order: failingOrder, run: (await runUnder(failingOrder)).run }) ?? isolated
+    return {
+      configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: found.runs + (isolated?.runs ?? 0),
+      ...race === undefined ? {} : { plugins: race.plugins, how: race.how, flipped: race.flipped },
+    }
   } catch (error) {
     if (error instanceof Interrupted) throw error
     return error instanceof Error ? error.message : String(error)

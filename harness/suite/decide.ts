@@ -1,24 +1,27 @@
 import { readFileSync } from 'node:fs'
 import type { Orders, PinnedSide, RunStatus, TestFinding } from '../verdict/test-verdict.ts'
 import { narrow, type KnownStatuses } from './blame.ts'
-import { ordersKey, realisedOrders } from './realised.ts'
+import { ordersKey, realisedOrders, sameOrders } from './realised.ts'
 import type { Rerunner, SideStatus } from './rerunner.ts'
 import { vitestFailureBlock, type TestResult } from './results.ts'
 import { NATURAL_RUN } from './runs.ts'
 
 /**
  * A test whose results differ between runs: reruns alone decide it. Each
- * side — a run it passed in, a run it failed in — is rerun alone under that
- * run's orders (`reruns` times each). Another result there makes it
- * `flaky`; the same results make it `pins-one`, narrowed to a blamed pair
- * (`blame.ts`).
+ * side — a run it passed in, a run it failed in — is rerun alone under the
+ * orders that run's processes realised (the natural run's too: its own load
+ * order, given as a row, not left to the machine again), `reruns` times
+ * each. Another result under the same realised orders makes it `flaky`; the
+ * same results make it `pins-one`, narrowed to a blamed pair (`blame.ts`). A
+ * rerun that could not realise its side's orders is tried once more, and a
+ * different result there is said to be under another order.
  */
 
 /** What deciding a test needs besides the test. */
 export interface DecisionContext {
   readonly rerunner: Rerunner
-  /** The orders each run of the command gave. */
-  readonly ordersOf: ReadonlyMap<string, Orders>
+  /** The orders each run of the command realised (its first process per configuration). */
+  readonly realisedOf: ReadonlyMap<string, Orders>
   /** Reruns alone per side. */
   readonly reruns: number
 }
@@ -35,17 +38,28 @@ function failureIn(log: string, test: TestResult): string | undefined {
 /** A side as its reruns confirmed it, or the flaky finding when one gave another result. */
 type Confirmed = { side: PinnedSide, failure?: string } | { flaky: NonNullable<TestFinding['flaky']> }
 
-/** Reruns one side alone `reruns` times under its run's orders; every status it gave, by realised orders, goes into `seen`. */
+/** Reruns one side alone `reruns` times under the orders its run realised; every status it gave, by realised orders, goes into `seen`. */
 async function confirmSide(test: TestResult, run: string, status: SideStatus, context: DecisionContext, seen: KnownStatuses): Promise<Confirmed> {
+  const intended = context.realisedOf.get(run) ?? {}
   let orders: Orders | undefined
   let failure: string | undefined
+  let retried = false
   for (let attempt = 1; attempt <= context.reruns; attempt++) {
     const why = { purpose: status === 'passed' ? 'passing' as const : 'failing' as const, run, attempt, of: context.reruns }
-    const rerun = await context.rerunner.alone(test, run === NATURAL_RUN ? 'natural' : 'row', context.ordersOf.get(run) ?? {}, why)
-    if (rerun.status !== status) return { flaky: { run, first: status, rerun: rerun.status } }
+    const rerun = await context.rerunner.alone(test, 'row', intended, why)
     const loaded = realisedOrders(rerun.run.processes)
+    const reproduced = sameOrders(intended, loaded)
+    if (rerun.status !== status) {
+      // Another result under another order says nothing of the side: once, it is tried again.
+      if (!reproduced && !retried) {
+        retried = true
+        attempt--
+        continue
+      }
+      return { flaky: { run, first: status, rerun: rerun.status, ...reproduced ? {} : { order: 'other' as const } } }
+    }
     orders ??= loaded
-    seen.set(ordersKey(loaded), rerun.status)
+    seen.set(ordersKey(loaded), rerun)
     if (status === 'failed') failure ??= failureIn(rerun.run.log, test)
   }
   return { side: { run, status, orders: orders ?? {} }, ...failure === undefined ? {} : { failure } }

@@ -57,11 +57,11 @@ async function judgeTest(test: TestResult, runs: readonly CommandRun[], context:
     const open = context.neverRan.length > 0 && (plain === 'holds' || plain === 'fails')
     return { ...base, verdict: plain, ...open ? { partial: `${context.neverRan.join(', ')} never ran, and could change it` } : {} }
   }
-  if (context.signal?.aborted) return undecided(base, results, context.ordersOf)
+  if (context.signal?.aborted) return undecided(base, results, context.realisedOf)
   try {
     return await decide(test, base, results, context)
   } catch (error) {
-    if (error instanceof Interrupted) return undecided(base, results, context.ordersOf)
+    if (error instanceof Interrupted) return undecided(base, results, context.realisedOf)
     throw error
   }
 }

@@ -14,3 +14,20 @@ export function realisedOrders(processes: readonly Pick<ProcessRecord, 'configur
   for (const record of processes) if (record.configuration !== null && orders[record.configuration] === undefined) orders[record.configuration] = record.released
   return orders
 }
+
+/** Whether `loaded` gave every configuration of `intended` the order `intended` names (configurations it did not boot aside). */
+export function sameOrders(intended: Orders, loaded: Orders): boolean {
+  return Object.entries(intended).every(([configuration, order]) => loaded[configuration] === undefined || order.join(',') === loaded[configuration]!.join(','))
+}
+
+/** The configurations whose processes in one run released their entries in more than one order. */
+export function disagreeing(processes: readonly Pick<ProcessRecord, 'configuration' | 'released'>[]): string[] {
+  const orders = new Map<string, Set<string>>()
+  for (const record of processes) {
+    if (record.configuration === null) continue
+    const known = orders.get(record.configuration) ?? new Set<string>()
+    known.add(record.released.join(','))
+    orders.set(record.configuration, known)
+  }
+  return [...orders].filter(([, seen]) => seen.size > 1).map(([configuration]) => configuration).sort()
+}

@@ -1,7 +1,6 @@
 import { inShard } from '../explore/shard.ts'
 import type { AnyReporter } from '../report/reporter.ts'
 import type { Shard } from '../settings/shard.ts'
-import type { Orders } from '../verdict/test-verdict.ts'
 import { runCommand, type CommandRun, type RunPlace, type RunRequest } from './command-run.ts'
 import { Interrupted } from './interrupted.ts'
 import { planConfigurations, rowsOfRun, runsNeeded, type ConfigurationPlan, type ConfigurationSettings } from './plan.ts'
@@ -26,8 +25,6 @@ export interface PlanRuns {
   readonly plans: readonly ConfigurationPlan[]
   /** The runs after the natural run that finished, in order. */
   readonly runs: readonly CommandRun[]
-  /** The orders each run gave (empty for the natural run). */
-  readonly ordersOf: ReadonlyMap<string, Orders>
   /** Set when interrupted: the run in progress, and every run of the plan that never gave a result. */
   readonly interrupted?: { readonly during: string, readonly neverRan: readonly string[] }
 }
@@ -53,17 +50,15 @@ export function runNatural(place: RunPlace, reporters: readonly AnyReporter[], s
 export async function runPlan(natural: CommandRun, place: RunPlace, settings: ConfigurationSettings & { shard?: Shard }, reporters: readonly AnyReporter[], signal?: AbortSignal): Promise<PlanRuns> {
   const plans = planConfigurations(natural.processes, { ...settings, countsNatural: settings.shard === undefined })
   const indices = Array.from({ length: runsNeeded(plans) }, (_, k) => k).filter(k => inShard(k, settings.shard))
-  const ordersOf = new Map<string, Orders>([[NATURAL_RUN, {}]])
   const runs: CommandRun[] = []
   for (const [position, k] of indices.entries()) {
     const rows = rowsOfRun(plans, k)
-    ordersOf.set(scheduleName(k), rows)
     try {
       runs.push(await runOnce(place, { name: scheduleName(k), schedule: { mode: 'row', project: place.cwd, rows } }, { index: position + 1, total: indices.length + 1 }, reporters, signal))
     } catch (error) {
       if (!(error instanceof Interrupted)) throw error
-      return { plans, runs, ordersOf, interrupted: { during: error.during, neverRan: indices.slice(position).map(scheduleName) } }
+      return { plans, runs, interrupted: { during: error.during, neverRan: indices.slice(position).map(scheduleName) } }
     }
   }
-  return { plans, runs, ordersOf }
+  return { plans, runs }
 }

@@ -8,6 +8,7 @@ import { judgeTests } from './judge-tests.ts'
 import { NothingJudged, whyUnjudged } from './nothing-judged.ts'
 import { configurationProof, rowCount, type AppliesReach } from './plan.ts'
 import { Rerunner } from './rerunner.ts'
+import { realisedOrders } from './realised.ts'
 import { runNatural, runPlan, type PlanRuns } from './runs.ts'
 import type { Guarantee } from '../strategies/index.ts'
 
@@ -122,8 +123,9 @@ export async function testSuite(place: RunPlace, settings: Settings, run: SuiteR
   if (unjudged !== undefined) throw new NothingJudged(unjudged, natural)
   const plan = await runPlan(natural, place, settings, reporters, run.signal)
   const rerunner = new Rerunner(place, reporters, run.signal)
+  const realisedOf = new Map([natural, ...plan.runs].map(each => [each.name, realisedOrders(each.processes)]))
   const tests = await judgeTests([natural, ...plan.runs], {
-    rerunner, ordersOf: plan.ordersOf, reruns: settings.reruns, jobs: settings.jobs, reporters, signal: run.signal, neverRan: plan.interrupted?.neverRan ?? [],
+    rerunner, realisedOf, reruns: settings.reruns, jobs: settings.jobs, reporters, signal: run.signal, neverRan: plan.interrupted?.neverRan ?? [],
   })
   const interrupted = plan.interrupted ?? (run.signal?.aborted ? { during: `rerun-${rerunner.count}`, neverRan: [] } : undefined)
   if (interrupted !== undefined) for (const reporter of reporters) reporter.onInterrupted?.('interrupted')

@@ -9,7 +9,7 @@
  * - `fails`: fails in the natural run and under every schedule: not about
  *   order (said once, never blamed on a pair).
  * - `skipped`: the suite skips it.
- * - `flaky`: a rerun under the same load order gave another result:
+ * - `flaky`: a rerun alone under the same realised load order gave another result:
  *   it varies for a reason outside the load order.
  */
 export type TestVerdict = 'holds' | 'pins-one' | 'fails' | 'skipped' | 'flaky'
@@ -23,7 +23,7 @@ export const TEST_VERDICT_MEANING: Readonly<Record<TestVerdict, string>> = {
   'pins-one': 'passes under some load orders and fails under others, reproducibly: it pins one side of a load-order race',
   'fails': 'fails in the natural run and under every load order: not about the load order',
   'skipped': 'the suite skips it',
-  'flaky': 'a rerun under the same load order gave another result: it varies for a reason outside the load order',
+  'flaky': 'a rerun alone under the same realised load order gave another result: it varies for a reason outside the load order',
 }
 
 /** Whether a verdict makes the run fail (exit 1). */
@@ -62,6 +62,17 @@ export interface Blame {
   readonly configuration: string
   /** The two loader entries whose adjacent swap flips the test, in the order of `passing`. */
   readonly entries: readonly [string, string]
+  /**
+   * The two plugins whose race that swap decides (the order of `passing`),
+   * when the runs recorded their applies: the pair whose applies swapped,
+   * the only such pair of registering plugins (`alone`), or the one whose
+   * swap alone failed the test (`isolated`), else the likeliest of several
+   * (`unconfirmed`).
+   */
+  readonly plugins?: readonly [string, string]
+  readonly how?: 'alone' | 'isolated' | 'unconfirmed'
+  /** How many plugin pairs the swap flipped. */
+  readonly flipped?: number
   /** The order under which the test passes, and the same with the pair swapped, under which it fails. */
   readonly passing: readonly string[]
   readonly failing: readonly string[]
@@ -90,8 +101,12 @@ export interface TestFinding {
     /** The natural run (this machine's own load order) is the failing side. */
     readonly naturalOrderFails: boolean
   }
-  /** For `flaky`: the run, what it gave, and what its rerun under the same load order gave. */
-  readonly flaky?: { readonly run: string, readonly first: RunStatus, readonly rerun: RunStatus }
+  /**
+   * For `flaky`: the run, what it gave, and what its rerun alone under the
+   * orders that run realised gave; `order: 'other'` when the rerun could not
+   * realise them (twice) and gave another result under another order.
+   */
+  readonly flaky?: { readonly run: string, readonly first: RunStatus, readonly rerun: RunStatus, readonly order?: 'other' }
   /**
    * Set when the run was interrupted before this verdict was final: the rows
    * never run (or the reruns alone never finished) could still change it. The

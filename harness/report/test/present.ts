@@ -41,7 +41,13 @@ export function findingLines(test: TestFinding): string[] {
   const pinned = test.pinsOne
   if (pinned !== undefined) {
     if (pinned.naturalOrderFails) lines.push('this machine\'s natural load order (the natural run) is the failing side')
-    if (pinned.blame) {
+    if (pinned.blame?.plugins !== undefined) {
+      const [first, second] = pinned.blame.plugins
+      const [x, y] = pinned.blame.entries
+      const sure = { alone: 'the only registering plugins it moved past each other', isolated: 'their swap alone fails it', unconfirmed: `the likeliest of ${pinned.blame.flipped} plugin pairs it swapped; none failed it alone` }[pinned.blame.how ?? 'unconfirmed']
+      lines.push(`blame: ${first} ↔ ${second} in ${pinned.blame.configuration} (passes with ${first} applying first, fails with ${second} first; ${sure}; ${pinned.blame.runs} runs alone)`)
+      lines.push(`their applies swap when the loader entries ${x} ↔ ${y} swap (passes with ${x} first)`)
+    } else if (pinned.blame) {
       const [first, second] = pinned.blame.entries
       lines.push(`blame: ${first} ↔ ${second} in ${pinned.blame.configuration} (passes with ${first} first, fails with ${second} first; ${pinned.blame.runs} runs alone)`)
     } else if (pinned.unblamed) {
@@ -49,7 +55,11 @@ export function findingLines(test: TestFinding): string[] {
     }
     lines.push(`passes in ${pinned.passing.run}, fails in ${pinned.failing.run}`)
   }
-  if (test.flaky) lines.push(`in ${test.flaky.run} it ${test.flaky.first}; rerun alone under the same load order it ${test.flaky.rerun}`)
+  if (test.flaky) {
+    lines.push(test.flaky.order === 'other'
+      ? `in ${test.flaky.run} it ${test.flaky.first}; rerun alone it ${test.flaky.rerun}, under another load order (the run's own could not be realised again)`
+      : `in ${test.flaky.run} it ${test.flaky.first}; rerun alone under the load order that run realised it ${test.flaky.rerun}`)
+  }
   if (test.replay) lines.push(`replay: ${test.replay}`)
   return lines
 }
