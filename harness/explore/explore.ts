@@ -1,6 +1,7 @@
 import type { Scenario } from '../scenario/scenario.ts'
 import { spaceSize, type Space } from '../space/space.ts'
 import { discoveredSpace } from '../space/discovered.ts'
+import { applyStructure, entryRequirements, type ApplyStructure } from '../space/applies.ts'
 import { RealisedOrders } from '../space/coverage.ts'
 import type { Guarantee } from '../strategies/index.ts'
 import { replayableSchedule, type InterleavingRecord, type Runner } from '../runners/runner.ts'
@@ -20,11 +21,20 @@ export async function discoverSpace(scenario: Scenario, runner: Runner): Promise
   return (await discoveryRun(scenario, runner)).space
 }
 
-/** The discovery run: the space it shows, and the runtime it ran on. */
+/** The discovery run: the space it shows (with when its plugins applied, when it recorded that), and the runtime it ran on. */
 async function discoveryRun(scenario: Scenario, runner: Runner): Promise<{ space: Space, runtime: InterleavingRecord['runtime'] }> {
   const declared = spaceOfScenario(scenario)
   const run = await runner.runOne(scenario, declared.chains.flatMap(chain => chain.ops))
-  return { space: discoveredSpace(declared, run.schedule), runtime: run.runtime }
+  const space = discoveredSpace(declared, run.schedule)
+  const applies = run.applies === undefined || run.applies.length === 0 ? undefined : spaceApplies(space, run)
+  return { space: applies === undefined ? space : { ...space, applies }, runtime: run.runtime }
+}
+
+/** The apply structure a run of `space` shows, over its imports (each chain's first operation). */
+function spaceApplies(space: Space, run: InterleavingRecord): ApplyStructure {
+  const imports = new Set(space.chains.map(chain => chain.ops[0]!))
+  const requires = entryRequirements([{ requested: run.schedule.map((label, i) => ({ label, enabledAt: run.enabledAt[i] ?? 0 })), released: run.schedule }])
+  return applyStructure({ released: run.schedule.filter(op => imports.has(op)), applies: run.applies! }, imports, requires)
 }
 
 /** The strength whose realised orders must be checked for a plan's claim (undefined: nothing to check). */
@@ -52,7 +62,12 @@ export function explorationOf(space: Space, plan: Plan, log: ExplorationLog, ran
     size: spaceSize(space),
     ran,
     explored: log.distinct(),
-    guarantee: realisedGuarantee(plan.guarantee(ran, finished), { deviated: log.deviations !== null, aimed: plan.strength, realisedAt: strength => log.realisedAt(strength) }),
+    guarantee: realisedGuarantee(plan.guarantee(ran, finished), {
+      deviated: log.deviations !== null,
+      aimed: plan.strength,
+      realisedAt: strength => log.realisedAt(strength),
+      appliesAt: strength => log.appliesAt(strength),
+    }),
     coverage: log.coverage(),
     deviations: log.deviations,
     finished,

@@ -2,6 +2,8 @@ import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import { deviation } from '../space/discovered.ts'
 import type { RealisedOrders } from '../space/coverage.ts'
 import { realisedIn } from './guarantee.ts'
+import { ApplyOrders } from '../space/apply-orders.ts'
+import { realisedApplies } from '../space/applies.ts'
 import type { InterleavingRecord } from '../runners/runner.ts'
 import type { Deviation, Exploration, OutputGroup } from './exploration.ts'
 import { formatOrderKey } from './order-key.ts'
@@ -9,8 +11,8 @@ import { formatOrderKey } from './order-key.ts'
 /** Bookkeeping over the runs of one exploration: outputs, distinct effective orders, deviations and realised t-orders. */
 export class ExplorationLog {
   readonly groups = new Map<string, OutputGroup>()
-  /** Distinct effective orders (by schedule key) and when each of their operations was requested. */
-  private readonly orders = new Map<string, { schedule: Schedule, enabledAt: readonly number[] }>()
+  /** Distinct effective orders (by schedule key), when each of their operations was requested, and the applies they showed. */
+  private readonly orders = new Map<string, { schedule: Schedule, enabledAt: readonly number[], applies?: readonly { unit: string }[] }>()
   deviations: Deviation | null = null
   runs = 0
 
@@ -28,14 +30,14 @@ export class ExplorationLog {
       if (first.index < group.first.index) group.first = first
       if (group.json === undefined && record.json !== undefined) group.json = record.json
     }
-    this.addOrder(record.schedule, record.enabledAt)
+    this.addOrder(record.schedule, record.enabledAt, record.applies)
   }
 
-  /** Records one effective order and when each of its operations was requested (from a run, or from a shard's report). */
-  addOrder(schedule: Schedule, enabledAt: readonly number[]): void {
+  /** Records one effective order, when each of its operations was requested, and its applies when recorded (from a run, or from a shard's report). */
+  addOrder(schedule: Schedule, enabledAt: readonly number[], applies?: readonly { unit: string }[]): void {
     const key = scheduleKey(schedule)
     if (this.orders.has(key)) return
-    this.orders.set(key, { schedule: [...schedule], enabledAt: [...enabledAt] })
+    this.orders.set(key, { schedule: [...schedule], enabledAt: [...enabledAt], ...applies === undefined ? {} : { applies } })
     this.realised?.add(schedule, enabledAt)
     const reason = deviation(this.space, schedule)
     if (reason === undefined) return
@@ -62,6 +64,19 @@ export class ExplorationLog {
   realisedAt(strength: number): boolean {
     if (this.realised?.strength === strength) return this.realised.complete()
     return realisedIn(this.space, strength, this.orders.values())
+  }
+
+  /** Whether the applies the distinct orders showed hold every relative order of `strength` plugins the load order can give (false without an apply structure, or when an order recorded none). */
+  appliesAt(strength: number): boolean {
+    const structure = this.space.applies
+    if (structure === undefined) return false
+    const table = ApplyOrders.of(structure, strength)
+    if (table === undefined) return false
+    for (const order of this.orders.values()) {
+      if (order.applies === undefined) return false
+      table.add(realisedApplies(structure, order.applies))
+    }
+    return table.complete()
   }
 
   coverage(): Exploration['coverage'] {

@@ -10,16 +10,18 @@
  * (`space/applies.ts`). The in-process scheduler and the preload of
  * `loadrace test` both record with this module.
  *
- * A plugin is named by its unit: the label of the entry it runs under (by
- * the one labelling rule, `scenario/entry-labels.js`), and, when it is not
- * that entry's own plugin, ` › ` and its plugin's name (`base.acp-agent ›
- * tool-jobs`); a second plugin of the same name under the same entry takes
- * `#2`. A plugin under no entry (the base composition) is `(base)` and its
- * name.
+ * A plugin is named by its unit, the same in every run: an entry's own
+ * plugin by the entry's label (by the one labelling rule,
+ * `scenario/entry-labels.js`); any other by the unit of the plugin that
+ * mounted it, ` › ` and its plugin's name (`base.acp-agent › tool-jobs`),
+ * with `#k` for the k-th plugin of that name the same mounter created (its
+ * code creates them in the same order whatever the load order). A plugin
+ * under no entry (the base composition) descends from `(base)`.
  *
- * The recorder listens to cordis's `internal/status` through a hook added to
- * the root's listener list directly, not `ctx.on`: that would make an effect
- * on a fiber of the system, which the system could see.
+ * The recorder listens to cordis's `internal/plugin` (a plugin created) and
+ * `internal/status` (a plugin's state changed) through hooks added to the
+ * root's listener lists directly, not `ctx.on`: that would make an effect on
+ * a fiber of the system, which the system could see.
  */
 import { labelOfEntry } from '../scenario/entry-labels.js'
 
@@ -65,8 +67,8 @@ export class AppliesRecorder {
     this.applies = []
     /** @type {WeakMap<object, string>} */
     this.units = new WeakMap()
-    /** @type {Set<string>} */
-    this.taken = new Set()
+    /** The plugins each plugin created, in the order it created them. @type {WeakMap<object, object[]>} */
+    this.created = new WeakMap()
     /** @type {WeakSet<object>} */
     this.watched = new WeakSet()
   }
@@ -79,8 +81,21 @@ export class AppliesRecorder {
     const hooks = root?.events?._hooks
     if (root === undefined || hooks === undefined || this.watched.has(root)) return
     this.watched.add(root)
-    const list = /** @type {unknown[]} */ (hooks['internal/status'] ??= [])
-    list.push({ ctx: root, global: true, callback: (/** @type {Fiber} */ fiber) => this.statusChanged(fiber) })
+    const listen = (/** @type {string} */ name, /** @type {(fiber: Fiber) => void} */ callback) => {
+      const list = /** @type {unknown[]} */ (hooks[name] ??= [])
+      list.push({ ctx: root, global: true, callback })
+    }
+    listen('internal/plugin', fiber => this.pluginCreated(fiber))
+    listen('internal/status', fiber => this.statusChanged(fiber))
+  }
+
+  /** @param {Fiber} fiber */
+  pluginCreated(fiber) {
+    const parent = fiber?.parent?.fiber
+    if (parent === undefined || parent === fiber || /** @type {{ uid?: unknown }} */ (fiber).uid === null) return
+    const siblings = this.created.get(parent) ?? []
+    if (!siblings.includes(fiber)) siblings.push(fiber)
+    this.created.set(parent, siblings)
   }
 
   /** @param {Fiber} fiber */
@@ -107,15 +122,27 @@ export class AppliesRecorder {
     const known = this.units.get(fiber)
     if (known !== undefined) return known
     const carrier = entryOf(fiber)
-    const own = carrier !== undefined && carrier.fiber === fiber
-    const name = typeof fiber.runtime?.name === 'string' && fiber.runtime.name !== '' ? fiber.runtime.name : 'anonymous'
-    const base = own ? carrier.label : `${carrier?.label ?? BASE_UNIT}${MOUNT_SEPARATOR}${name}`
-    let unit = base
-    for (let k = 2; this.taken.has(unit); k++) unit = `${base}#${k}`
-    this.taken.add(unit)
+    const parent = fiber.parent?.fiber
+    let unit
+    if (carrier !== undefined && carrier.fiber === fiber) unit = carrier.label
+    else {
+      const name = nameOf(fiber)
+      const mounter = parent === undefined || parent === fiber || parent.runtime === null ? BASE_UNIT : this.unitOf(parent) ?? BASE_UNIT
+      const siblings = parent === undefined ? [] : this.created.get(parent) ?? []
+      const earlier = siblings.slice(0, Math.max(0, siblings.indexOf(fiber))).filter(sibling => nameOf(/** @type {Fiber} */ (sibling)) === name).length
+      unit = `${mounter}${MOUNT_SEPARATOR}${name}${earlier > 0 ? `#${earlier + 1}` : ''}`
+    }
     this.units.set(fiber, unit)
     return unit
   }
+}
+
+/**
+ * A plugin's name: its runtime's, else `anonymous` (an inline `ctx.inject`).
+ * @param {Fiber} fiber
+ */
+function nameOf(fiber) {
+  return typeof fiber.runtime?.name === 'string' && fiber.runtime.name !== '' ? fiber.runtime.name : 'anonymous'
 }
 
 /**

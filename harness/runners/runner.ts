@@ -7,6 +7,7 @@ import { runInterleaving } from '../runtime/interleaving.ts'
 import type { HeldResources } from '../runtime/run-state.ts'
 import type { Control } from '../runtime/operations.ts'
 import type { Contributions } from '../runtime/contributions.ts'
+import type { Apply } from '../preload/applies.js'
 import type { RanOn } from '../system/system.ts'
 import type { SystemOutput } from '../runtime/output-capture.ts'
 
@@ -28,6 +29,8 @@ export interface InterleavingRecord {
   json?: string
   /** Who contributed each tool and prompt section (for naming what moved in a divergence). */
   contributions?: Contributions
+  /** The plugins applied under the loader's entries, in order, with what each waited for (for a plan over applies). */
+  applies?: readonly Apply[]
   /** The Node the run ran on, the APIs the target had to supply to it, and the system's packages. */
   runtime?: RanOn
   /** What the system printed in this interleaving (not part of its bytes); absent when it printed nothing. */
@@ -84,6 +87,7 @@ export async function interleavingRecord(scenario: Scenario, schedule: Schedule,
     stuck: result.projection.stuck,
     json: result.json,
     contributions: result.contributions,
+    ...result.applies === undefined ? {} : { applies: result.applies },
     runtime: { node: process.version, shims: [...target.shims?.() ?? []], system: target.describe(system) },
     ...result.output === undefined ? {} : { systemOutput: result.output },
     held: result.held,

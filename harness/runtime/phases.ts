@@ -2,6 +2,7 @@ import type { Loader } from '@deepseek-ai/cordis-plugin-loader'
 import type { PluginServices } from '../plugins/tool-plugin.ts'
 import { entryLabel } from '../scenario/entry-labels.js'
 import { watchContributions } from './contributions.ts'
+import { AppliesRecorder } from '../preload/applies.js'
 import { driveSchedule } from './drive.ts'
 import { rootMount, settlementOf } from './entries.ts'
 import { mountOptionsOf } from './mount-options.ts'
@@ -39,14 +40,16 @@ function pluginServices(run: Interleaving): PluginServices {
 
 /**
  * Setup: the base composition mounted on the fresh root, its contributions
- * watched, every entry's import turned into an operation the scheduler
- * holds, and the scheduled loader started.
+ * and its plugins' applies watched, every entry's import turned into an
+ * operation the scheduler holds, and the scheduled loader started.
  */
 export async function setUp(run: Interleaving): Promise<void> {
   const { root, pool, scenario } = run
   const mounted = inSystem(run, () => run.target.mount(root, mountOptionsOf(scenario, run.system, run.isolation.workdir)))
   run.mounted = mounted
   run.contributions = watchContributions(root)
+  run.applies = new AppliesRecorder(() => run.pool.released().length)
+  run.applies.watch(root as unknown as Parameters<AppliesRecorder['watch']>[0])
   const pluginNeeds = pluginServices(run)
   const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
   const services = new Map(mounted.entries.map(entry => [entry.id, entry]))

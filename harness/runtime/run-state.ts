@@ -25,6 +25,7 @@ import './system-clocks.ts'
 import './worker-threads.ts'
 import { inactiveEntries } from './inactive.ts'
 import type { Contributions } from './contributions.ts'
+import type { Apply, AppliesRecorder } from '../preload/applies.js'
 import type { System } from '../system/system.ts'
 import { scheduledClasses, type ScheduledClasses } from './scheduled-loader.ts'
 import { isolate, type Isolation } from './workdir.ts'
@@ -90,6 +91,8 @@ export interface InterleavingResult {
   hash: string
   /** Who contributed each tool and prompt section of the last assembly (not part of the compared bytes). */
   contributions: Contributions
+  /** Every plugin applied under the loader's entries, in the order they began, with what each waited for (`preload/applies.js`; not part of the compared bytes). */
+  applies?: readonly Apply[]
   /** What the system printed (not part of the compared bytes); absent when it printed nothing. */
   output?: SystemOutput
   /** Set when a wait for quiescence ran into the per-interleaving timeout: something kept the system busy that long. */
@@ -133,6 +136,8 @@ export interface Interleaving {
   mounted?: Mounted
   /** Reads who contributed each tool and prompt section, once watching. */
   contributions?: { read(): Contributions }
+  /** Records the applies of the interleaving's plugins (set at setup). */
+  applies?: AppliesRecorder
   /** The scheduled loader, once started. */
   loader?: Loader
   /** The interleaving's own working directory, home and environment, in force until it closes. */
@@ -293,6 +298,7 @@ export function finish(run: Interleaving, observation: Observation | undefined, 
     json,
     hash,
     contributions: run.contributions?.read() ?? { tools: [], sections: [] },
+    ...run.applies === undefined ? {} : { applies: [...run.applies.applies] },
     ...output === undefined ? {} : { output },
     ...run.waitedOut ? { waitedOut: true as const } : {},
     held: { ...run.pool.heldUse(), io: run.realIo.openedKinds() },

@@ -2,7 +2,7 @@ import { minimise } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
-import { isolateRace, raceCandidates, swapRace } from './plugin-blame.ts'
+import { isolateRace, raceCandidates } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
 import type { Rerun, Rerunner } from './rerunner.ts'
 import type { TestResult } from './results.ts'
@@ -36,15 +36,14 @@ function differing(passing: PinnedSide, failing: PinnedSide): string[] {
 function runsUnder(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner) {
   const tried = new Map<string, Rerun>()
   let attempt = 0
-  const why = { run: failing.run, attempt: () => ++attempt }
   const runUnder = async (order: Schedule): Promise<Rerun> => {
     const rows = { ...passing.orders, [configuration]: order }
     const known = tried.get(scheduleKey(order)) ?? seen.get(ordersKey(rows))
-      ?? await rerunner.alone(test, 'row', rows, { purpose: 'narrowing', run: failing.run, attempt: why.attempt(), of: undefined })
+      ?? await rerunner.alone(test, 'row', rows, { purpose: 'narrowing', run: failing.run, attempt: ++attempt, of: undefined })
     tried.set(scheduleKey(order), known)
     return known
   }
-  return { runUnder, why }
+  return { runUnder, tried }
 }
 
 /**
@@ -56,26 +55,28 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
  * passing order to the failing one is bisected, and the plugins named from
  * the blamed swap's two runs.
  */
-async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner): Promise<Blame | string> {
+async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner, failure: string): Promise<Blame | string> {
   const left = passing.orders[configuration]!
   const right = failing.orders[configuration]!
   if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) return `the two sides of ${configuration} loaded different entries`
-  const { runUnder, why } = runsUnder(test, configuration, passing, failing, seen, rerunner)
+  const { runUnder, tried } = runsUnder(test, configuration, passing, failing, seen, rerunner)
   const statusUnder = async (order: Schedule): Promise<string> => (await runUnder(order)).status
   if (await statusUnder(right) !== 'failed') return `${configuration} in its failing order alone does not fail it`
   const candidates = raceCandidates(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
-  const isolated = candidates === undefined ? undefined : await isolateRace(test, configuration, candidates, left, passing.orders, rerunner, why)
+  const isolated = candidates === undefined ? undefined : await isolateRace(configuration, candidates, left, runUnder, failure)
   const target = isolated?.order !== undefined && isolated.order.length === left.length && new Set([...left, ...isolated.order]).size === left.length ? isolated.order : right
   try {
     const found = await minimise(left, target, statusUnder)
     const flipped = found.leftHash === 'passed'
     const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
     const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const
-    const race = isolated?.how === 'isolated' ? isolated
-      : swapRace(configuration, { order: passingOrder, run: (await runUnder(passingOrder)).run }, { order: failingOrder, run: (await runUnder(failingOrder)).run }) ?? isolated
     return {
-      configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: found.runs + (isolated?.runs ?? 0),
-      ...race === undefined ? {} : { plugins: race.plugins, how: race.how, flipped: race.flipped },
+      // Every order the narrowing ran alone or took from a side's confirming rerun, once.
+      configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: tried.size,
+      ...isolated === undefined ? {} : {
+        plugins: isolated.plugins, how: isolated.how, flipped: isolated.flipped,
+        ...isolated.classes === undefined ? {} : { classes: isolated.classes },
+      },
     }
   } catch (error) {
     if (error instanceof Interrupted) throw error
@@ -84,12 +85,12 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
 }
 
 /** The pair of loader entries whose swap flips `test`, or why no pair was blamed. */
-export async function narrow(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner): Promise<Narrowed> {
+export async function narrow(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner, failure = ''): Promise<Narrowed> {
   const configurations = differing(passing, failing)
   if (configurations.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
   const reasons: string[] = []
   for (const configuration of configurations) {
-    const found = await narrowConfiguration(test, configuration, passing, failing, seen, rerunner)
+    const found = await narrowConfiguration(test, configuration, passing, failing, seen, rerunner, failure)
     if (typeof found !== 'string') return { blame: found }
     reasons.push(found)
   }

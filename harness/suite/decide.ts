@@ -72,7 +72,7 @@ export async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'
   if ('flaky' in passing) return { ...base, verdict: 'flaky', flaky: passing.flaky }
   const failing = await confirmSide(test, results.find(result => result.status === 'failed')!.run, 'failed', context, seen)
   if ('flaky' in failing) return { ...base, verdict: 'flaky', flaky: failing.flaky }
-  const narrowed = await narrow(test, passing.side, failing.side, seen, context.rerunner)
+  const narrowed = await narrow(test, passing.side, failing.side, seen, context.rerunner, failing.failure ?? base.message ?? '')
   return {
     ...base,
     ...failing.failure === undefined ? {} : { failure: failing.failure },

@@ -1,31 +1,30 @@
 import type { ProcessRecord } from '../preload/protocol.js'
-import { applyStructure, entryRequirements, predictedApplies, realisedApplies, type ApplyStructure } from '../space/applies.ts'
-import { isolatingOrder } from '../space/isolate.ts'
+import { applyStructure, entryRequirements, realisedApplies, type ApplyStructure } from '../space/applies.ts'
+import { arrangedOrder } from '../space/isolate.ts'
 import { createRng } from '../space/random.ts'
-import type { Orders } from '../verdict/test-verdict.ts'
 import type { CommandRun } from './command-run.ts'
-import type { Rerunner } from './rerunner.ts'
-import type { TestResult } from './results.ts'
+import type { Rerun } from './rerunner.ts'
 
 /**
  * The two plugins whose race a pinned test sits on. A test does not see
  * loader entries: it sees what plugins registered, in the order they
  * applied. Between a passing and a failing side many plugin pairs can apply
  * in opposite orders (an app entry's spine mounts dozens of plugins that all
- * move with it), so the pairs whose order flipped are ranked — plugins
- * nothing else waits for (they register rather than provide), then pairs
- * the passing side applied at a tie, the order a system decides and a test
- * written on one machine pins — and the test runs alone under an order near
- * the passing side's that swaps one candidate pair and keeps every other
- * (`space/isolate.ts`): the first pair whose swap alone fails the test is
- * the race, and that order, one plugin swap from passing, is where the
- * narrowing to two loader entries starts. When no candidate fails alone, the
- * entries are narrowed from the failing side as before, and the plugin pair
- * named from the two runs of the blamed entry swap.
+ * move with it). Plugins that need the same releases always apply together:
+ * they form a class, and the load order can only move classes past each
+ * other. So the class pairs the two sides flipped are bisected: the test
+ * runs alone under an order near the passing side's that flips half of them
+ * and keeps the rest (`space/isolate.ts`), the applies that run recorded say
+ * which it really flipped, and the culprit is among those when the test
+ * failed and among the others when it passed, until one class pair is left.
+ * Within it, plugins nothing else waits for (they register rather than
+ * provide) are named, and among several, the one the test's own failure
+ * text names. The last failing order, a few plugin swaps from passing, is
+ * where the narrowing to two loader entries starts.
  */
 
-/** How many candidate pairs are tried alone. */
-const MOST_TRIED = 4
+/** The most runs alone the bisection takes. */
+const MOST_RUNS = 10
 
 /** One side: its order of the configuration, and a run that loaded it. */
 export interface SwapSide {
@@ -33,41 +32,43 @@ export interface SwapSide {
   readonly run: CommandRun
 }
 
-/** The structure two sides' applies are read by, and the plugin pairs they applied in opposite orders, ranked. */
+/** The structure two sides' applies are read by, and the plugin pairs they applied in opposite orders. */
 export interface Candidates {
   readonly structure: ApplyStructure
   readonly pairs: readonly (readonly [number, number])[]
 }
 
-/** What isolating a race gave: the two plugins, how surely, and (when isolated) the order one plugin swap from passing that fails. */
+/** The race named: the two plugins, how surely, how many pairs flipped, the runs it took, and the closest failing order. */
 export interface PluginRace {
   readonly plugins: readonly [string, string]
-  /** `alone`: the only pair of registering plugins that flipped; `isolated`: its swap alone failed the test; `unconfirmed`: the likeliest of several, none failing alone. */
-  readonly how: 'alone' | 'isolated' | 'unconfirmed'
+  /**
+   * `isolated`: bisection left one pair of classes, each one plugin (or one
+   * registering plugin); `class`: it left one pair of classes, and a class
+   * holds several registering plugins the load order cannot move apart (the
+   * one the failure names is given); `unconfirmed`: bisection could not split
+   * the pairs further, the likeliest given.
+   */
+  readonly how: 'isolated' | 'class' | 'unconfirmed'
   /** Plugin pairs the two sides applied in opposite orders. */
   readonly flipped: number
-  /** Runs alone it took. */
   readonly runs: number
-  /** For `isolated`: the order it failed under. */
+  /** The plugins that always apply with each of the two named (the named included), when more than one. */
+  readonly classes?: readonly [readonly string[], readonly string[]]
+  /** The failing order closest to passing the bisection ran. */
   readonly order?: readonly string[]
 }
+
+/** Runs the test alone with the configuration in `order` (once per order). */
+export type RunUnder = (order: readonly string[]) => Promise<Rerun>
 
 function recordOf(run: CommandRun, configuration: string): ProcessRecord | undefined {
   return run.processes.find(record => record.configuration === configuration && (record.applies?.length ?? 0) > 0)
 }
 
-/** Units nothing else waits for: no unit has them as mounter or provider. */
-function registering(structure: ApplyStructure): Set<number> {
-  const waitedFor = new Set(structure.units.flatMap(unit => unit.after))
-  return new Set(structure.units.flatMap((unit, index) => waitedFor.has(unit.unit) ? [] : [index]))
-}
-
-/** The pairs (first, second) `pass` applied in that order and `fail` in the reverse, neither waiting for the other; ranked. */
-function flippedPairs(structure: ApplyStructure, pass: readonly number[], fail: readonly number[], passReleased: readonly string[]): [number, number][] {
+/** The pairs (first, second) `pass` applied in that order and `fail` in the reverse, neither waiting for the other. */
+function flippedPairs(structure: ApplyStructure, pass: readonly number[], fail: readonly number[]): [number, number][] {
   const at = (order: readonly number[]) => new Map(order.map((unit, position) => [unit, position]))
   const [p, f] = [at(pass), at(fail)]
-  const released = new Map(passReleased.map((entry, position) => [entry, position]))
-  const last = (unit: number) => Math.max(...structure.units[unit]!.needs.map(entry => released.get(entry) ?? -1))
   const afters = structure.units.map(unit => new Set(unit.after))
   const pairs: [number, number][] = []
   for (const a of pass) {
@@ -75,50 +76,99 @@ function flippedPairs(structure: ApplyStructure, pass: readonly number[], fail: 
       if (p.get(a)! < p.get(b)! && f.has(a) && f.has(b) && f.get(b)! < f.get(a)! && !afters[a]!.has(structure.units[b]!.unit) && !afters[b]!.has(structure.units[a]!.unit)) pairs.push([a, b])
     }
   }
-  const leaves = registering(structure)
-  const registrants = pairs.filter(([a, b]) => leaves.has(a) && leaves.has(b))
-  const ranked = registrants.length > 0 ? registrants : pairs
-  const tie = ([a, b]: readonly [number, number]) => (last(a) === last(b) ? 0 : 1)
-  return ranked.sort((x, y) => tie(x) - tie(y) || (p.get(x[0])! - p.get(y[0])!) || (p.get(x[1])! - p.get(y[1])!))
+  return pairs
 }
 
-/** The ranked plugin pairs a passing and a failing run of `configuration` applied in opposite orders; undefined when they recorded no applies. */
+/** The plugin pairs a passing and a failing run of `configuration` applied in opposite orders; undefined when they recorded no applies. */
 export function raceCandidates(configuration: string, passing: SwapSide, failing: SwapSide): Candidates | undefined {
   const [pass, fail] = [recordOf(passing.run, configuration), recordOf(failing.run, configuration)]
   if (pass === undefined || fail === undefined) return undefined
   const structure = applyStructure({ released: pass.released, applies: pass.applies! }, new Set(passing.order), entryRequirements([pass, fail]))
-  return { structure, pairs: flippedPairs(structure, realisedApplies(structure, pass.applies!), realisedApplies(structure, fail.applies!), pass.released) }
+  return { structure, pairs: flippedPairs(structure, realisedApplies(structure, pass.applies!), realisedApplies(structure, fail.applies!)) }
 }
 
-function named(structure: ApplyStructure, pair: readonly [number, number]): [string, string] {
-  return [structure.units[pair[0]]!.unit, structure.units[pair[1]]!.unit]
+/** A class pair, as a key: the two classes' keys (their needs), in the passing order. */
+type ClassPair = string
+
+/** Groups units by what they need: a class always applies together. */
+function classesOf(structure: ApplyStructure): { classOf: (unit: number) => string, members: Map<string, number[]> } {
+  const members = new Map<string, number[]>()
+  structure.units.forEach((unit, index) => {
+    const key = unit.needs.join(',')
+    members.set(key, [...members.get(key) ?? [], index])
+  })
+  return { classOf: unit => structure.units[unit]!.needs.join(','), members }
 }
 
-/** The test run alone under orders that each swap one candidate pair near `passingOrder`: the first that fails names the race. */
-export async function isolateRace(test: TestResult, configuration: string, candidates: Candidates, passingOrder: readonly string[], others: Orders, rerunner: Rerunner, why: { run: string, attempt: () => number }): Promise<PluginRace | undefined> {
-  const { structure, pairs } = candidates
-  if (pairs.length === 0) return undefined
+/** The pairs of `realised` (unit indices, as applied) that `pairs` flips relative to `pass`, by class pair. */
+function flippedIn(realised: readonly number[], pairs: ReadonlyMap<ClassPair, readonly (readonly [number, number])[]>): Set<ClassPair> {
+  const at = new Map(realised.map((unit, position) => [unit, position]))
+  const flipped = new Set<ClassPair>()
+  for (const [key, units] of pairs) if (units.some(([a, b]) => (at.get(b) ?? Infinity) < (at.get(a) ?? Infinity))) flipped.add(key)
+  return flipped
+}
+
+/** The plugins to name in a class: those nothing else waits for, and among several the one `text` names. */
+function namedIn(structure: ApplyStructure, units: readonly number[], text: string): { name: string, all: string[] } {
+  const waitedFor = new Set(structure.units.flatMap(unit => unit.after))
+  const registering = units.filter(unit => !waitedFor.has(structure.units[unit]!.unit))
+  const pool = (registering.length > 0 ? registering : units).map(unit => structure.units[unit]!.unit)
+  const words = (unit: string) => (unit.split(' › ').at(-1) ?? unit).toLowerCase().split(/[^a-z0-9]+/).filter(word => word.length > 3 && word !== 'tool')
+  const said = text.toLowerCase()
+  const score = (unit: string) => words(unit).filter(word => said.includes(word)).length
+  const best = [...pool].sort((a, b) => score(b) - score(a))[0]!
+  return { name: best, all: pool }
+}
+
+/**
+ * Bisects the class pairs two sides flipped, running the test alone (see
+ * the file's comment); `failure` is the test's own failure text, which
+ * names one plugin of a class the load order cannot split.
+ */
+export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string): Promise<PluginRace | undefined> {
+  const { structure } = candidates
+  if (candidates.pairs.length === 0) return undefined
+  const { classOf, members } = classesOf(structure)
+  const byClass = new Map<ClassPair, (readonly [number, number])[]>()
+  for (const pair of candidates.pairs) {
+    const key = `${classOf(pair[0])}|${classOf(pair[1])}`
+    byClass.set(key, [...byClass.get(key) ?? [], pair])
+  }
   const rng = createRng(`isolate:${configuration}`)
+  let open = [...byClass.keys()]
   let runs = 0
-  for (const pair of pairs.slice(0, MOST_TRIED)) {
-    const order = isolatingOrder(structure, passingOrder, pair, pairs.filter(other => other !== pair), rng)
-    if (order === undefined) continue
+  let failing: readonly string[] | undefined
+  for (let stuck = 0; open.length > 1 && runs < MOST_RUNS && stuck < 3;) {
+    const half = new Set(open.slice(0, Math.ceil(open.length / 2)))
+    const flip = [...half].flatMap(key => byClass.get(key)!)
+    const keep = open.filter(key => !half.has(key)).flatMap(key => byClass.get(key)!)
+    const rerun = await runUnder(arrangedOrder(structure, passingOrder, flip, keep, rng))
     runs++
-    const rerun = await rerunner.alone(test, 'row', { ...others, [configuration]: order }, { purpose: 'narrowing', run: why.run, attempt: why.attempt(), of: undefined })
     const own = recordOf(rerun.run, configuration)
-    const realised = own === undefined ? predictedApplies(structure, order) : realisedApplies(structure, own.applies!)
-    const at = new Map(realised.map((unit, position) => [unit, position]))
-    if (rerun.status === 'failed' && (at.get(pair[1]) ?? Infinity) < (at.get(pair[0]) ?? Infinity)) {
-      return { plugins: named(structure, pair), how: 'isolated', flipped: pairs.length, runs, order: own?.released ?? order }
+    const flipped = own === undefined ? new Set<ClassPair>() : flippedIn(realisedApplies(structure, own.applies!), new Map(open.map(key => [key, byClass.get(key)!])))
+    const inOpen = open.filter(key => flipped.has(key))
+    if (inOpen.length === 0 || inOpen.length === open.length) {
+      stuck++
+      open = rng.shuffle([...open])
+      continue
+    }
+    if (rerun.status === 'failed') {
+      open = inOpen
+      failing = own?.released
+    } else {
+      open = open.filter(key => !flipped.has(key))
     }
   }
-  return runs === 0 ? undefined : { plugins: named(structure, pairs[0]!), how: 'unconfirmed', flipped: pairs.length, runs }
-}
-
-/** The race one blamed swap of loader entries decides, from the two runs on its sides: the only flipped pair of registering plugins, else the likeliest. */
-export function swapRace(configuration: string, passing: SwapSide, failing: SwapSide): PluginRace | undefined {
-  const candidates = raceCandidates(configuration, passing, failing)
-  const first = candidates?.pairs[0]
-  if (candidates === undefined || first === undefined) return undefined
-  return { plugins: named(candidates.structure, first), how: candidates.pairs.length === 1 ? 'alone' : 'unconfirmed', flipped: candidates.pairs.length, runs: 0 }
+  const [first, second] = open[0]!.split('|') as [string, string]
+  const a = namedIn(structure, members.get(first)!, failure)
+  const b = namedIn(structure, members.get(second)!, failure)
+  const single = a.all.length === 1 && b.all.length === 1
+  return {
+    plugins: [a.name, b.name],
+    how: open.length > 1 ? 'unconfirmed' : single ? 'isolated' : 'class',
+    flipped: candidates.pairs.length,
+    runs,
+    ...single ? {} : { classes: [a.all, b.all] as const },
+    ...failing === undefined ? {} : { order: failing },
+  }
 }

@@ -63,16 +63,20 @@ export interface Blame {
   /** The two loader entries whose adjacent swap flips the test, in the order of `passing`. */
   readonly entries: readonly [string, string]
   /**
-   * The two plugins whose race that swap decides (the order of `passing`),
-   * when the runs recorded their applies: the pair whose applies swapped,
-   * the only such pair of registering plugins (`alone`), or the one whose
-   * swap alone failed the test (`isolated`), else the likeliest of several
-   * (`unconfirmed`).
+   * The two plugins whose race the test sits on (in the order of `passing`),
+   * when the runs recorded their applies, found by bisecting the plugin
+   * pairs the two sides applied in opposite orders: `isolated` when the
+   * bisection left two plugins; `class` when one of them always applies
+   * with others the load order cannot move apart (`classes` lists them; the
+   * one the failure's text names is given); `unconfirmed` when the pairs
+   * could not be split further.
    */
   readonly plugins?: readonly [string, string]
-  readonly how?: 'alone' | 'isolated' | 'unconfirmed'
-  /** How many plugin pairs the swap flipped. */
+  readonly how?: 'isolated' | 'class' | 'unconfirmed'
+  /** How many plugin pairs the two sides applied in opposite orders. */
   readonly flipped?: number
+  /** For `class`: the plugins that always apply with each of the two named. */
+  readonly classes?: readonly [readonly string[], readonly string[]]
   /** The order under which the test passes, and the same with the pair swapped, under which it fails. */
   readonly passing: readonly string[]
   readonly failing: readonly string[]

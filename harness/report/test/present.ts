@@ -44,7 +44,13 @@ export function findingLines(test: TestFinding): string[] {
     if (pinned.blame?.plugins !== undefined) {
       const [first, second] = pinned.blame.plugins
       const [x, y] = pinned.blame.entries
-      const sure = { alone: 'the only registering plugins it moved past each other', isolated: 'their swap alone fails it', unconfirmed: `the likeliest of ${pinned.blame.flipped} plugin pairs it swapped; none failed it alone` }[pinned.blame.how ?? 'unconfirmed']
+      const classes = pinned.blame.classes
+      const together = classes === undefined ? '' : classes.map(members => members.length > 1 ? `${members.length} plugins apply together with ${members.find(member => member === first || member === second) ?? members[0]}` : '').filter(Boolean).join('; ')
+      const sure = {
+        isolated: `bisected from the ${pinned.blame.flipped} plugin pairs the two sides applied in opposite orders`,
+        class: `bisected from ${pinned.blame.flipped} pairs; ${together}, which no load order moves apart: named by the failure's text`,
+        unconfirmed: `the likeliest of the ${pinned.blame.flipped} plugin pairs the two sides applied in opposite orders; the bisection could not split them`,
+      }[pinned.blame.how ?? 'unconfirmed']
       lines.push(`blame: ${first} ↔ ${second} in ${pinned.blame.configuration} (passes with ${first} applying first, fails with ${second} first; ${sure}; ${pinned.blame.runs} runs alone)`)
       lines.push(`their applies swap when the loader entries ${x} ↔ ${y} swap (passes with ${x} first)`)
     } else if (pinned.blame) {

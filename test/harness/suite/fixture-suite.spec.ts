@@ -12,11 +12,14 @@ import { SUITE_APP, SUITE_APP_COMMAND } from '../../support/suite-app.ts'
  * fixture's definition: alpha and beta share order 10 in tie.cordis.yml and
  * sections of equal order keep registration order, so a test pinning either
  * side pins a load-order race; broken.cordis.yml gives them distinct orders;
- * one test expects a tool no configuration has; one test is skipped.
+ * one test expects a tool no configuration has; one test is skipped;
+ * providers.cordis.yml has the shape of dsh's `advanced` tie (a waits for
+ * three providers and its host, b for one; both for the prompt, read last).
  */
 
 const TIE = 'configs/tie.cordis.yml'
 const BROKEN = 'configs/broken.cordis.yml'
+const PROVIDERS = 'configs/providers.cordis.yml'
 
 describe('loadrace test on a cordis application\'s own suite', () => {
   let folder: string
@@ -75,15 +78,24 @@ describe('loadrace test on a cordis application\'s own suite', () => {
     expect(test('the broken tie is skipped by the suite').verdict).toBe('skipped')
   })
 
-  it('each configuration gets its own plan, and a nested group\'s entries are part of its space', () => {
-    expect(report.configurations.map(plan => plan.configuration)).toEqual([BROKEN, TIE])
+  it('each configuration gets its own plan over applies, and a nested group\'s entries are part of its space', () => {
+    expect(report.configurations.map(plan => plan.configuration)).toEqual([BROKEN, PROVIDERS, TIE])
     const tie = report.configurations.find(plan => plan.configuration === TIE)!
     expect(new Set(tie.entries)).toEqual(new Set(['prompt', 'alpha', 'beta', 'gamma', 'delta']))
     expect(report.configurations.find(plan => plan.configuration === BROKEN)!.entries).toHaveLength(3)
-    for (const plan of report.configurations) expect(plan.rows).toBeGreaterThanOrEqual(2)
-    // Each schedule gives each configuration its own row.
+    for (const plan of report.configurations) expect(plan.over).toBe('applies')
+    // The default plan: the natural run and one run of rows.
+    expect(report.runs.map(run => run.name)).toEqual(['natural', 'schedule-1'])
     const rows = report.runs.find(candidate => candidate.name === 'schedule-1')!.rows
-    expect(Object.keys(rows).sort()).toEqual([BROKEN, TIE])
+    expect(Object.keys(rows).sort()).toEqual([BROKEN, PROVIDERS, TIE])
+  })
+
+  it('a tie that flips only when the last of three providers of one plugin comes after the other\'s is found by the default plan, blamed on the two plugins', () => {
+    const pinned = test('the provider chain pins a before b')
+    expect(pinned.verdict, JSON.stringify(pinned.results)).toBe('pins-one')
+    expect(pinned.pinsOne?.blame?.configuration).toBe(PROVIDERS)
+    expect(new Set(pinned.pinsOne?.blame?.plugins)).toEqual(new Set(['a-host › tool-s', 'b']))
+    expect(run.stdout).toMatch(/blame: a-host › tool-s ↔ b in configs\/providers\.cordis\.yml \(passes with a-host › tool-s applying first/)
   })
 
   it('the replay command reruns that test under the failing order and fails it', async () => {
@@ -97,7 +109,7 @@ describe('loadrace test on a cordis application\'s own suite', () => {
 })
 
 describe('loadrace test on a test made flaky by a random value', () => {
-  it('is flaky: a rerun under the same load order gives another result', async () => {
+  it('is flaky: a rerun alone under the same realised load order gives another result', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'loadrace-flaky-'))
     try {
       // Enough runs that a test failing half the time shows both results (seventeen runs over the tied configuration's
