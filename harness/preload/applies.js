@@ -124,7 +124,7 @@ export class AppliesRecorder {
     const carrier = entryOf(fiber)
     const parent = fiber.parent?.fiber
     let unit
-    if (carrier !== undefined && carrier.fiber === fiber) unit = carrier.label
+    if (carrier !== undefined && ownFiber(fiber)) unit = carrier.label
     else {
       const name = nameOf(fiber)
       const mounter = parent === undefined || parent === fiber || parent.runtime === null ? BASE_UNIT : this.unitOf(parent) ?? BASE_UNIT
@@ -138,6 +138,17 @@ export class AppliesRecorder {
 }
 
 /**
+ * Whether `fiber` is its entry's own plugin (the loader applied it for the
+ * entry), not one mounted below it: its mounter runs under no entry, or
+ * under another (the loader's own test; an entry's `fiber` field is not
+ * always this very object).
+ * @param {Fiber} fiber
+ */
+function ownFiber(fiber) {
+  return fiber.entry !== undefined && fiber.parent?.fiber?.entry !== fiber.entry
+}
+
+/**
  * A plugin's name: its runtime's, else `anonymous` (an inline `ctx.inject`).
  * @param {Fiber} fiber
  */
@@ -146,13 +157,13 @@ function nameOf(fiber) {
 }
 
 /**
- * The loader entry `fiber` runs under: its own, or its nearest ancestor's; with its label.
+ * The loader entry `fiber` runs under: its own, or its nearest ancestor's; its label.
  * @param {Fiber} fiber
- * @returns {{ label: string, fiber: Fiber | undefined } | undefined}
+ * @returns {{ label: string } | undefined}
  */
 function entryOf(fiber) {
   for (let cursor = fiber; cursor !== undefined && cursor.runtime !== null; cursor = cursor.parent?.fiber) {
-    if (cursor.entry !== undefined) return { label: labelOfEntry(cursor.entry), fiber: cursor.entry.fiber ?? cursor }
+    if (cursor.entry !== undefined) return { label: labelOfEntry(cursor.entry) }
     if (cursor.parent?.fiber === cursor) break
   }
   return undefined

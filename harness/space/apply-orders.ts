@@ -55,39 +55,47 @@ export class ApplyOrders {
 
 /** The reverses of ties still to show: for each tie a run showed, its reverse, where the load order can give it. */
 export class TieReversals {
-  private readonly open = new Set<string>()
+  /** Each open reverse as [unit that must apply first, unit that must apply after]. */
+  private open: (readonly [number, number])[] = []
 
-  constructor(private readonly structure: ApplyStructure) {
+  constructor(structure: ApplyStructure) {
     const index = new Map(structure.units.map((unit, i) => [unit.unit, i]))
     const can = achievable(structure)
+    const seen = new Set<string>()
     for (const tie of structure.ties) {
       const [first, second] = tie.split('>').map(unit => index.get(unit!)) as [number | undefined, number | undefined]
-      if (first !== undefined && second !== undefined && can(second, first)) this.open.add(`${second}>${first}`)
+      if (first === undefined || second === undefined || !can(second, first) || seen.has(`${second}>${first}`)) continue
+      seen.add(`${second}>${first}`)
+      this.open.push([second, first])
     }
   }
 
   get size(): number {
-    return this.open.size
+    return this.open.length
   }
 
-  /** How many open flips `order` (unit indices, as they apply) shows. */
+  /** Positions of `order`'s units (unit index → position; -1 for a unit it leaves out). */
+  private positions(order: readonly number[]): Int32Array {
+    let most = 0
+    for (const unit of order) if (unit > most) most = unit
+    for (const [a, b] of this.open) most = Math.max(most, a, b)
+    const at = new Int32Array(most + 1).fill(-1)
+    order.forEach((unit, position) => { at[unit] = position })
+    return at
+  }
+
+  /** How many open reverses `order` (unit indices, as they apply) shows. */
   count(order: readonly number[]): number {
-    if (this.open.size === 0) return 0
-    const at = new Map(order.map((unit, position) => [unit, position]))
+    if (this.open.length === 0) return 0
+    const at = this.positions(order)
     let found = 0
-    for (const flip of this.open) {
-      const [a, b] = flip.split('>').map(Number) as [number, number]
-      if ((at.get(a) ?? Infinity) < (at.get(b) ?? -Infinity)) found++
-    }
+    for (const [a, b] of this.open) if (at[a]! >= 0 && at[b]! >= 0 && at[a]! < at[b]!) found++
     return found
   }
 
-  /** Marks the flips `order` shows as shown. */
+  /** Marks the reverses `order` shows as shown. */
   add(order: readonly number[]): void {
-    const at = new Map(order.map((unit, position) => [unit, position]))
-    for (const flip of [...this.open]) {
-      const [a, b] = flip.split('>').map(Number) as [number, number]
-      if ((at.get(a) ?? Infinity) < (at.get(b) ?? -Infinity)) this.open.delete(flip)
-    }
+    const at = this.positions(order)
+    this.open = this.open.filter(([a, b]) => !(at[a]! >= 0 && at[b]! >= 0 && at[a]! < at[b]!))
   }
 }

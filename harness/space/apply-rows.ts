@@ -117,8 +117,8 @@ export interface ApplyRows {
   readonly rowsNeeded?: number
 }
 
-/** Finds rows one by one until `stop` says so; the rows and the state they left. */
-function search(space: Space, structure: ApplyStructure, strength: number, rng: Rng, most: number, seen: readonly Schedule[]) {
+/** Finds up to `most` rows, one by one, spending `work` on each; the rows and the state they left. */
+function search(space: Space, structure: ApplyStructure, strength: number, rng: Rng, most: number, seen: readonly Schedule[], work = SEARCH_WORK) {
   const table = ApplyOrders.of(structure, strength)!
   const ties = new TieReversals(structure)
   const reversible = ties.size
@@ -129,7 +129,7 @@ function search(space: Space, structure: ApplyStructure, strength: number, rng: 
     ties.add(predict(importOrder(space, schedule)))
   }
   const cells = structure.units.length ** Math.min(strength, structure.units.length)
-  const steps = Math.max(MIN_STEPS, Math.min(MAX_STEPS, Math.floor(SEARCH_WORK / Math.max(1, cells))))
+  const steps = Math.max(MIN_STEPS, Math.min(MAX_STEPS, Math.floor(work / Math.max(1, cells))))
   const rows: Schedule[] = []
   let last = seen.length > 0 ? importOrder(space, seen[seen.length - 1]!) : imports
   while (!table.complete() && rows.length < most) {
@@ -166,8 +166,8 @@ export function applyRows(space: Space, structure: ApplyStructure, strength: num
   }
 }
 
-/** How many rows every owed order would take, by the same search without a budget (undefined beyond {@link MOST_ROWS_ESTIMATED}). */
+/** How many rows every owed order would take, by the same search without a budget, at a quarter of the effort (undefined beyond {@link MOST_ROWS_ESTIMATED}). */
 function estimatedRows(space: Space, structure: ApplyStructure, strength: number, rng: Rng, seen: readonly Schedule[]): number | undefined {
-  const found = search(space, structure, strength, rng, MOST_ROWS_ESTIMATED, seen)
+  const found = search(space, structure, strength, rng, MOST_ROWS_ESTIMATED, seen, SEARCH_WORK / 4)
   return found.table.complete() ? found.rows.length : undefined
 }

@@ -47,13 +47,12 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
 }
 
 /**
- * Narrows one configuration's two orders to a pair of plugins and a pair of
- * loader entries, or says why it cannot: first the plugin pairs the two
- * sides applied in opposite orders are isolated (`plugin-blame.ts`), and
- * from the order one plugin swap from passing that fails, the adjacent entry
- * swap is found by bisection; when none isolates, the whole way from the
- * passing order to the failing one is bisected, and the plugins named from
- * the blamed swap's two runs.
+ * Narrows one configuration's two orders to a pair of loader entries and the
+ * pair of plugins whose race they decide, or says why it cannot: reruns
+ * alone along the adjacent swaps from the passing order to the failing one
+ * (bisection) find the swap that flips the test, and the plugin pairs the
+ * runs on its two sides applied in opposite orders — few, one swap apart —
+ * are bisected in turn (`plugin-blame.ts`).
  */
 async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner, failure: string): Promise<Blame | string> {
   const left = passing.orders[configuration]!
@@ -62,20 +61,19 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
   const { runUnder, tried } = runsUnder(test, configuration, passing, failing, seen, rerunner)
   const statusUnder = async (order: Schedule): Promise<string> => (await runUnder(order)).status
   if (await statusUnder(right) !== 'failed') return `${configuration} in its failing order alone does not fail it`
-  const candidates = raceCandidates(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
-  const isolated = candidates === undefined ? undefined : await isolateRace(configuration, candidates, left, runUnder, failure)
-  const target = isolated?.order !== undefined && isolated.order.length === left.length && new Set([...left, ...isolated.order]).size === left.length ? isolated.order : right
   try {
-    const found = await minimise(left, target, statusUnder)
+    const found = await minimise(left, right, statusUnder)
     const flipped = found.leftHash === 'passed'
     const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
     const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const
+    const candidates = raceCandidates(configuration, { order: passingOrder, run: (await runUnder(passingOrder)).run }, { order: failingOrder, run: (await runUnder(failingOrder)).run })
+    const race = candidates === undefined ? undefined : await isolateRace(configuration, candidates, passingOrder, runUnder, failure)
     return {
       // Every order the narrowing ran alone or took from a side's confirming rerun, once.
       configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: tried.size,
-      ...isolated === undefined ? {} : {
-        plugins: isolated.plugins, how: isolated.how, flipped: isolated.flipped,
-        ...isolated.classes === undefined ? {} : { classes: isolated.classes },
+      ...race === undefined ? {} : {
+        plugins: race.plugins, how: race.how, flipped: race.flipped,
+        ...race.classes === undefined ? {} : { classes: race.classes },
       },
     }
   } catch (error) {

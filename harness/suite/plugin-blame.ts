@@ -1,6 +1,7 @@
 import type { ProcessRecord } from '../preload/protocol.js'
 import { applyStructure, entryRequirements, realisedApplies, type ApplyStructure } from '../space/applies.ts'
 import { arrangedOrder } from '../space/isolate.ts'
+import { failureScorer } from './failure-names.ts'
 import { createRng } from '../space/random.ts'
 import type { CommandRun } from './command-run.ts'
 import type { Rerun } from './rerunner.ts'
@@ -8,23 +9,23 @@ import type { Rerun } from './rerunner.ts'
 /**
  * The two plugins whose race a pinned test sits on. A test does not see
  * loader entries: it sees what plugins registered, in the order they
- * applied. Between a passing and a failing side many plugin pairs can apply
- * in opposite orders (an app entry's spine mounts dozens of plugins that all
- * move with it). Plugins that need the same releases always apply together:
- * they form a class, and the load order can only move classes past each
- * other. So the class pairs the two sides flipped are bisected: the test
- * runs alone under an order near the passing side's that flips half of them
- * and keeps the rest (`space/isolate.ts`), the applies that run recorded say
- * which it really flipped, and the culprit is among those when the test
- * failed and among the others when it passed, until one class pair is left.
- * Within it, plugins nothing else waits for (they register rather than
- * provide) are named, and among several, the one the test's own failure
- * text names. The last failing order, a few plugin swaps from passing, is
- * where the narrowing to two loader entries starts.
+ * applied. Even the two sides of one blamed swap of loader entries can apply
+ * several plugin pairs in opposite orders (an app entry's spine mounts dozens
+ * of plugins that all move with it). Plugins that need the same releases
+ * always apply together: they form a class, and the load order can only move
+ * classes past each other. So the class pairs the two sides flipped are
+ * bisected: the test runs alone under an order near the passing side's that
+ * flips half of them and keeps the rest (`space/isolate.ts`), the applies
+ * that run recorded say which it really flipped, and the culprit is among
+ * those when the test failed and among the others when it passed, until one
+ * class pair is left. Within it, plugins nothing else waits for (they
+ * register rather than provide) are named, and among several, the one the
+ * test's own failure text names (`failure-names.ts`); when bisection cannot
+ * split the class pairs, the pair the failure names most.
  */
 
 /** The most runs alone the bisection takes. */
-const MOST_RUNS = 10
+const MOST_RUNS = 6
 
 /** One side: its order of the configuration, and a run that loaded it. */
 export interface SwapSide {
@@ -108,16 +109,13 @@ function flippedIn(realised: readonly number[], pairs: ReadonlyMap<ClassPair, re
   return flipped
 }
 
-/** The plugins to name in a class: those nothing else waits for, and among several the one `text` names. */
-function namedIn(structure: ApplyStructure, units: readonly number[], text: string): { name: string, all: string[] } {
+/** The plugins to name in a class: those nothing else waits for, and among several the one the failure names most. */
+function namedIn(structure: ApplyStructure, units: readonly number[], score: (unit: string) => number): { name: string, all: string[], score: number } {
   const waitedFor = new Set(structure.units.flatMap(unit => unit.after))
   const registering = units.filter(unit => !waitedFor.has(structure.units[unit]!.unit))
   const pool = (registering.length > 0 ? registering : units).map(unit => structure.units[unit]!.unit)
-  const words = (unit: string) => (unit.split(' › ').at(-1) ?? unit).toLowerCase().split(/[^a-z0-9]+/).filter(word => word.length > 3 && word !== 'tool')
-  const said = text.toLowerCase()
-  const score = (unit: string) => words(unit).filter(word => said.includes(word)).length
   const best = [...pool].sort((a, b) => score(b) - score(a))[0]!
-  return { name: best, all: pool }
+  return { name: best, all: pool, score: score(best) }
 }
 
 /**
@@ -159,9 +157,13 @@ export async function isolateRace(configuration: string, candidates: Candidates,
       open = open.filter(key => !flipped.has(key))
     }
   }
-  const [first, second] = open[0]!.split('|') as [string, string]
-  const a = namedIn(structure, members.get(first)!, failure)
-  const b = namedIn(structure, members.get(second)!, failure)
+  const score = failureScorer(structure, failure)
+  const named = open.map(key => {
+    const [first, second] = key.split('|') as [string, string]
+    return [namedIn(structure, members.get(first)!, score), namedIn(structure, members.get(second)!, score)] as const
+  })
+  // Several class pairs left: the one the failure names most (the first of equals, as bisection left them).
+  const [a, b] = named.reduce((best, pair) => pair[0].score + pair[1].score > best[0].score + best[1].score ? pair : best)
   const single = a.all.length === 1 && b.all.length === 1
   return {
     plugins: [a.name, b.name],

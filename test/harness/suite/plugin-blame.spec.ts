@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { ProcessRecord } from '../../../harness/preload/protocol.js'
+import { applyStructure, entryRequirements, predictedApplies, type ApplyStructure } from '../../../harness/space/applies.ts'
+import type { CommandRun } from '../../../harness/suite/command-run.ts'
+import { failureScorer, swappedStretch } from '../../../harness/suite/failure-names.ts'
+import { isolateRace, raceCandidates } from '../../../harness/suite/plugin-blame.ts'
+import type { Rerun } from '../../../harness/suite/rerunner.ts'
+
+/**
+ * Blame names the two plugins whose applies decide a pinned test, from runs
+ * alone and the failure's own text. Here the test is dsh's: its two section
+ * ties, over the apply structure natural runs recorded on this machine
+ * (test/fixtures/dsh-ties). Whether a run passes is written from dsh's pins
+ * (its README's table, the expected prompts): `tool:pty` (tool-terminal)
+ * before `tool:jobs` (tool-jobs, mounted by the spine), `tool:workflow`
+ * before `tool:cordis`. A run applies the plugins as the recorded structure
+ * has them apply under its load order; the real end-to-end run is in
+ * fixture-suite.spec.ts and was checked on dsh (docs/dsh.md).
+ */
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
+const PTY = 'examples/acp-agent/pty.cordis.snapshot.yml'
+const ADVANCED = 'examples/acp-agent/advanced.cordis.snapshot.yml'
+const TERMINAL = 'base.tool-terminal'
+const JOBS = 'base.acp-agent › agent-spine-demo › tool-jobs'
+
+type Recorded = Pick<ProcessRecord, 'requested' | 'released' | 'applies'>
+const natural = (JSON.parse(readFileSync(`${ROOT}/test/fixtures/dsh-ties/natural-runs.json`, 'utf8')) as { natural: Record<string, Recorded>[] }).natural[0]!
+
+/** The tail of the diff vitest printed when the pty pin broke (dsh's own failure, shortened). */
+const PTY_FAILURE = [
+  'AssertionError: session 14d8: initial system prompt #1 diverged from pty-tools/system-prompt.expected.md: expected \'You are an AI agent powered by DeepSe…\'',
+  '- Expected', '+ Received', '',
+  '  Check the [exit code: N] marker on every bash result; investigate failures before moving on.', '',
+  '- Use a terminal session only when work needs persistent terminal state or interactive stdin.',
+  '-',
+  '  Track every background job id you start. Before giving a final answer, collect every still-relevant job with job_output, and job_kill jobs that stopped mattering.', '',
+  '+ Use a terminal session only when work needs persistent terminal state or interactive stdin.',
+  '+',
+  '  Use goal tools for one long-running completion objective in the current session.',
+  ' ❯ packages/test-support/acp-snapshot/src/suite.ts:1418:18',
+].join('\n')
+
+function structureOf(configuration: string): { record: Recorded, structure: ApplyStructure } {
+  const record = natural[configuration]!
+  return { record, structure: applyStructure({ released: record.released, applies: record.applies! }, new Set(record.released), entryRequirements([record])) }
+}
+
+/** A run of `configuration` under `order`: the applies the structure gives, and the test's status by `passes`. */
+function runOf(configuration: string, structure: ApplyStructure, record: Recorded, order: readonly string[], passes: (applied: readonly string[]) => boolean): Rerun {
+  const applied = predictedApplies(structure, order).map(index => structure.units[index]!.unit)
+  const byUnit = new Map(record.applies!.map(apply => [apply.unit, apply]))
+  const processes = [{ configuration, requested: record.requested, released: [...order], applies: applied.map(unit => byUnit.get(unit)!) }] as unknown as ProcessRecord[]
+  const run: CommandRun = { name: 'rerun', exitCode: 0, signal: null, results: [], processes, log: '', durationMs: 0 }
+  return { status: passes(applied) ? 'passed' : 'failed', run }
+}
+
+/** `order` with `entry` moved to just before (or after) `anchor`. */
+function placed(order: readonly string[], entry: string, anchor: string, after: boolean): string[] {
+  const rest = order.filter(other => other !== entry)
+  const at = rest.indexOf(anchor) + (after ? 1 : 0)
+  return [...rest.slice(0, at), entry, ...rest.slice(at)]
+}
+
+async function blameOf(configuration: string, passes: (applied: readonly string[]) => boolean, [entry, anchor]: readonly [string, string], failure: string) {
+  const { record, structure } = structureOf(configuration)
+  const passing = placed(record.released, entry, anchor, false)
+  const failing = placed(record.released, entry, anchor, true)
+  const runUnder = async (order: readonly string[]) => runOf(configuration, structure, record, order, passes)
+  expect((await runUnder(passing)).status).toBe('passed')
+  expect((await runUnder(failing)).status).toBe('failed')
+  const candidates = raceCandidates(configuration, { order: passing, run: (await runUnder(passing)).run }, { order: failing, run: (await runUnder(failing)).run })!
+  let runs = 0
+  const race = await isolateRace(configuration, candidates, passing, async order => (runs++, runUnder(order)), failure)
+  return { race: race!, runs, flipped: candidates.pairs.length }
+}
+
+const before = (first: string, second: string) => (applied: readonly string[]) => applied.indexOf(first) < applied.indexOf(second)
+
+describe('blame names the two plugins a pinned test races on', () => {
+  it('dsh\'s pty tie: tool-terminal against tool-jobs, which the spine mounts with dozens of others the load order cannot split', async () => {
+    const { race, runs, flipped } = await blameOf(PTY, before(TERMINAL, JOBS), ['base.pty', 'base.acp-agent'], PTY_FAILURE)
+    expect(flipped).toBeGreaterThan(10)
+    expect(runs).toBeLessThanOrEqual(6)
+    expect(new Set(race.plugins)).toEqual(new Set([TERMINAL, JOBS]))
+    expect(race.how).not.toBe('isolated')
+  })
+
+  it('dsh\'s advanced tie: tool-workflow against tool-cordis', async () => {
+    const { race } = await blameOf(ADVANCED, before('base.tool-workflow', 'base.tool-cordis'), ['base.tool-workflow', 'base.acp-agent'], '')
+    expect(new Set(race.plugins)).toEqual(new Set(['base.tool-workflow', 'base.tool-cordis']))
+  })
+})
+
+describe('the failure text names a plugin of a class', () => {
+  it('reads only the stretch of a diff that moved', () => {
+    const stretch = swappedStretch(PTY_FAILURE)
+    expect(stretch.startsWith('- Use a terminal session')).toBe(true)
+    expect(stretch).toContain('job_kill jobs')
+    expect(stretch).not.toContain('AI agent')
+    expect(swappedStretch('no diff here')).toBe('no diff here')
+  })
+
+  it('weighs a word by how few plugins carry it: `jobs` names tool-jobs over `agent` in agent-loop-invariant', () => {
+    const { structure } = structureOf(PTY)
+    const score = failureScorer(structure, `${PTY_FAILURE}\n- an agent\n+ an agent`)
+    expect(score(JOBS)).toBeGreaterThan(score('base.acp-agent › agent-spine-demo › agent-loop-invariant'))
+    expect(score('base.acp-agent › agent-spine-demo › agent-loop-invariant')).toBeGreaterThan(0)
+  })
+
+  it('does not read words outside the diff\'s moved stretch', () => {
+    const { structure } = structureOf(PTY)
+    const score = failureScorer(structure, 'the loop invariant held\n- Expected\n+ Received\n\n- a jobs line\n+ a jobs line')
+    expect(score('base.acp-agent › agent-spine-demo › agent-loop-invariant')).toBe(0)
+    expect(score(JOBS)).toBeGreaterThan(0)
+  })
+})
