@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Bench } from 'tinybench'
 import { node22Binary } from '../harness/hosts/host.ts'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord } from '../harness/preload/protocol.js'
+import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord } from '../harness/preload/protocol.js'
 import type { TestReport as SuiteReport } from '../harness/report/test-report.ts'
 import { nodeOptionsWithPreload } from '../harness/suite/command-run.ts'
 import type { TestModeFigures } from './figures.ts'
@@ -75,7 +75,7 @@ function reversedReferenceRows(subject: PreloadSubject, folder: string): Record<
   runSubject(subject, { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records })
   const rows: Record<string, string[]> = {}
   for (const name of readdirSync(records)) {
-    const record = JSON.parse(readFileSync(join(records, name), 'utf8')) as ProcessRecord
+    const record = JSON.parse(readFileSync(join(records, name), 'utf8')) as BootRecord
     if (record.configuration !== null && record.released.length > 1) rows[record.configuration] = [...record.released].reverse()
   }
   if (Object.keys(rows).length === 0) throw new Error(`${subject.command} booted no cordis loader the preload saw`)

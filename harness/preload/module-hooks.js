@@ -28,7 +28,7 @@ const packageOfFolder = new Map()
  * Whether the package folder above `lib/` or `src/` is the loader's.
  * @param {string} file
  */
-function isLoaderEntry(file) {
+export function isLoaderEntry(file) {
   if (!ENTRY_MODULE.test(file)) return false
   const folder = dirname(dirname(file))
   let known = packageOfFolder.get(folder)
@@ -46,12 +46,18 @@ function isLoaderEntry(file) {
 /**
  * The line appended to a loader's entry module: a static import of the
  * module itself (its namespace is complete once its own body has run) and a
- * call of the preload's hand-off, if this thread has one.
- * @param {string} url
+ * call of the preload's hand-off, if this thread has one, with the module
+ * and the global of the realm it runs in (the hand-off is looked up on
+ * `process` too: a vm pool's test realm has a global of its own). The line
+ * is the same in every run: what differs between runs reaches the preload
+ * through the environment (vitest caches transforms).
+ * @param {string} url the module's URL (or file)
+ * @param {string} [self] how the module imports itself, when not by `url`
  */
-export function instrumentation(url) {
-  return `\n;import * as __loadraceLoaderNamespace from ${JSON.stringify(url)};\n`
-    + `;globalThis[Symbol.for(${JSON.stringify(LOADER_HANDOFF)})]?.(__loadraceLoaderNamespace); // ${INSTRUMENTATION_MARK}\n`
+export function instrumentation(url, self = url) {
+  const key = `Symbol.for(${JSON.stringify(LOADER_HANDOFF)})`
+  return `\n;import * as __loadraceLoaderNamespace from ${JSON.stringify(self)};\n`
+    + `;(globalThis[${key}] ?? globalThis.process?.[${key}])?.(__loadraceLoaderNamespace, ${JSON.stringify(url)}, globalThis); // ${INSTRUMENTATION_MARK}\n`
 }
 
 /**

@@ -5,16 +5,17 @@
  * process and worker thread the command starts. Where the run's schedule
  * file is set, it registers the module hook that reaches every copy of
  * cordis's plugin loader the process loads, and routes those loaders'
- * imports through the process's release order. It touches nothing else:
+ * imports through the release order of the boot that asks (`boots.js`); a
+ * vitest worker gets the same from the loader vitest's module runner
+ * evaluates (`vitest-plugin.js`). It touches nothing else:
  * timers, clocks, I/O and the network run as they would.
  */
 import { readFileSync } from 'node:fs'
 import * as nodeModule from 'node:module'
+import { Boots } from './boots.js'
 import { installLoaderPatch } from './loader-patch.js'
 import { registerSyncHooks } from './module-hooks.js'
-import { recordWriter } from './process-record.js'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE } from './protocol.js'
-import { ReleaseOrder } from './release.js'
 
 const scheduleFile = process.env[SCHEDULE_VARIABLE]
 const records = process.env[RECORDS_VARIABLE]
@@ -24,17 +25,9 @@ const { registerHooks, register } = /** @type {{ registerHooks?: (hooks: object)
 if (scheduleFile && records && (typeof registerHooks === 'function' || typeof register === 'function')) {
   /** @type {import('./protocol.js').RunSchedule} */
   const schedule = JSON.parse(readFileSync(scheduleFile, 'utf8'))
-  /** @type {() => void} */
-  let write = () => {}
-  let queued = false
-  const order = new ReleaseOrder(schedule.mode, configuration => configuration === null ? undefined : schedule.rows[configuration], () => {
-    if (queued) return
-    queued = true
-    setImmediate(() => { queued = false; write() }).unref()
-  })
-  write = recordWriter(records, order)
-  process.on('exit', () => write())
-  installLoaderPatch(order, schedule.project)
+  const boots = new Boots(schedule, records)
+  process.on('exit', () => boots.flush())
+  installLoaderPatch(boots)
   if (typeof registerHooks === 'function') registerSyncHooks(/** @type {(hooks: object) => { deregister(): void }} */ (registerHooks))
   else register?.(new URL('./module-hooks.js', import.meta.url))
 }

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The release order of one process's loader imports, as `loadrace test`
+ * The release order of one boot's loader imports, as `loadrace test`
  * drives it. Every import a loader entry asks for is a decision point: the
  * real import starts at once (real I/O keeps its timing), and its result is
  * handed to the loader when the schedule releases it.
@@ -24,10 +24,23 @@
  *
  * In the `natural` run nothing is held: imports settle as they would, and
  * the order they settle in is recorded.
+ *
+ * What the boot is — its configuration, and so its row — is known only once
+ * its first wave has been read: a cordis.yml's entries are requested one by
+ * one as its include creates them, and a test's temporary cordis.yml is
+ * known by the entries it holds, not by its path. So a `row` boot holds its
+ * first wave (as it would anyway) and looks its row up at the first release
+ * decision; the `natural` run names it when its first import settles. A boot
+ * whose configuration the schedule does not know then goes on unperturbed.
+ *
+ * The timer functions are the ones the process had when the preload loaded:
+ * a test's fake timers (`vi.useFakeTimers()`) must not hold the fallback.
  */
 
 import { AppliesRecorder } from './applies.js'
 import { nextRelease } from './release-rule.js'
+
+const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis
 
 /** Microtask turns after each release: the released entry's apply and registrations run before the next release. */
 const DRAIN_TURNS = 200
@@ -35,7 +48,7 @@ const DRAIN_TURNS = 200
 export const SLOW_IMPORT_MS = 30_000
 
 /** Lets pending microtasks run (the released entry's apply), without letting the event loop turn. */
-async function drainMicrotasks() {
+export async function drainMicrotasks() {
   for (let turn = 0; turn < DRAIN_TURNS; turn++) await null
 }
 
@@ -54,11 +67,13 @@ export class ReleaseOrder {
    * @param {'natural' | 'row'} mode
    * @param {(configuration: string | null) => readonly string[] | undefined} rowOf
    * @param {() => void} changed called after every request and release (the record is rewritten)
+   * @param {() => string | null} identify names the boot's configuration (once its first wave has been read)
    */
-  constructor(mode, rowOf, changed) {
+  constructor(mode, rowOf, changed, identify) {
     this.mode = mode
     this.rowOf = rowOf
     this.changed = changed
+    this.identify = identify
     /** @type {string | null | undefined} */
     this.configuration = undefined
     /** @type {readonly string[] | undefined} */
@@ -77,35 +92,38 @@ export class ReleaseOrder {
     /** @type {Promise<void> | undefined} */
     this.driving = undefined
     this.unknown = false
-    /** The applies of this process's loader, as they happen (`applies.js`). */
+    /** The applies of this boot's loader, as they happen (`applies.js`). */
     this.applies = new AppliesRecorder(() => this.released.length)
   }
 
+  /** Names the boot's configuration and looks its row up, once. */
+  identified() {
+    if (this.configuration !== undefined) return
+    this.configuration = this.identify()
+    if (this.mode !== 'row') return
+    this.row = this.rowOf(this.configuration)
+    this.unknown = this.row === undefined
+    this.remaining = [...this.row ?? []]
+  }
+
+  /** Whether imports pass through as they settle: the natural run, or a boot whose configuration has no row. */
+  get unperturbed() {
+    return this.mode === 'natural' || (this.configuration !== undefined && this.row === undefined)
+  }
+
   /**
-   * An entry asks for its module. `configuration` is the cordis.yml it
-   * belongs to; the first request fixes the process's configuration and so
-   * its row.
+   * An entry asks for its module.
    * @param {string} label
-   * @param {string | null} configuration
    * @param {() => Promise<unknown>} importNow the loader's own import
    * @returns {Promise<unknown>}
    */
-  request(label, configuration, importNow) {
-    if (this.configuration === undefined) {
-      this.configuration = configuration
-      if (this.mode === 'row') {
-        this.row = this.rowOf(configuration)
-        this.unknown = this.row === undefined
-        this.remaining = [...this.row ?? []]
-      }
-    }
+  request(label, importNow) {
     this.version++
     this.requested.push({ label, enabledAt: this.released.length })
     const loading = importNow()
     loading.catch(() => this.failedImports.push(label))
-    if (this.row === undefined) {
-      // The natural run, or a configuration the schedule does not know: the import settles as it would.
-      const settle = () => { this.released.push(label); this.changed() }
+    if (this.unperturbed) {
+      const settle = () => { this.identified(); this.released.push(label); this.changed() }
       loading.then(settle, settle)
       this.changed()
       return loading
@@ -130,6 +148,7 @@ export class ReleaseOrder {
   async drive() {
     while (this.waiting.size > 0) {
       await this.waveRead()
+      this.identified()
       for (let key = this.choose(); key !== undefined; key = this.choose()) {
         const waiting = /** @type {WaitingImport} */ (this.waiting.get(key))
         this.waiting.delete(key)
@@ -160,7 +179,7 @@ export class ReleaseOrder {
     /** @type {NodeJS.Timeout | undefined} */
     let timer
     let slow = false
-    const late = new Promise((resolve) => { timer = setTimeout(() => { slow = true; resolve(undefined) }, SLOW_IMPORT_MS); timer.unref() })
+    const late = new Promise((resolve) => { timer = realSetTimeout(() => { slow = true; resolve(undefined) }, SLOW_IMPORT_MS); timer.unref() })
     try {
       for (;;) {
         const unread = [...this.waiting.values()].filter(waiting => !waiting.loaded)
@@ -171,7 +190,7 @@ export class ReleaseOrder {
         await drainMicrotasks()
       }
     } finally {
-      clearTimeout(timer)
+      realClearTimeout(timer)
     }
   }
 }

@@ -93,6 +93,23 @@ export interface TestReplay {
   only: string | null
 }
 
+/**
+ * How far a test run reached: the loader boots the runs of its plan made
+ * (one per root loader a process or a vitest worker started), how many
+ * followed a row, in how many tests (or suites, or files: a boot made in a
+ * `beforeAll` counts once), those that did not and why, those made by tests
+ * running concurrently, and for a vitest command the projects of its config
+ * the loader instrumentation was added to.
+ */
+export interface TestReach {
+  boots: number
+  controlled: number
+  tests: number
+  uncontrolled: readonly { why: string, boots: number }[]
+  ambiguous?: number
+  projects?: readonly { project: string, reached: boolean, why?: string }[]
+}
+
 /** `report.json` of `loadrace test`. */
 export interface TestReport extends Envelope<TestReportOptions, TestReportSummary> {
   report: 'test'
@@ -105,6 +122,8 @@ export interface TestReport extends Envelope<TestReportOptions, TestReportSummar
   /** Set for a replay. */
   replay?: TestReplay
   configurations: readonly ConfigurationEntry[]
+  /** How far the run reached (absent from a replay and from a run that judged nothing). */
+  reach?: TestReach
   tests: readonly TestFinding[]
   runs: readonly TestReportRun[]
   processNotes: readonly ProcessNote[]

@@ -74,15 +74,40 @@ export function entryOfImport(tree, getOuterStack) {
 }
 
 /**
+ * Whether `entry` was configured without an `id` (see {@link markWithoutId}).
+ * @param {{ options: object }} entry
+ */
+export function entryWithoutId(entry) {
+  return withoutId.has(entry.options)
+}
+
+/**
+ * Whether `entry` or an entry above it has an id the loader made up.
+ * @param {LoaderEntry} entry
+ * @returns {boolean}
+ */
+function madeUpAbove(entry) {
+  if (withoutId.has(entry.options)) return true
+  const parent = entry.parent.tree.ctx?.fiber?.entry
+  return parent !== undefined && madeUpAbove(parent)
+}
+
+/**
  * The label of a loader entry: its loader id mapped by {@link entryLabel};
  * for an entry configured without an id, the label of the entry that mounts
- * its tree (if any), a `.`, and its plugin's name mapped the same way.
+ * its tree (if any), a `.`, and its plugin's name mapped the same way. An
+ * entry with an id below one without is labelled by its mounter's label and
+ * its own id: the loader's composed id would carry the made-up one.
  * @param {LoaderEntry} entry
  * @returns {string}
  */
 export function labelOfEntry(entry) {
-  if (!withoutId.has(entry.options)) return entryLabel(entry.id)
   const parent = entry.parent.tree.ctx?.fiber?.entry
-  const own = entryLabel(entry.options.name)
-  return parent ? `${labelOfEntry(parent)}.${own}` : own
+  if (withoutId.has(entry.options)) {
+    const own = entryLabel(entry.options.name)
+    return parent ? `${labelOfEntry(parent)}.${own}` : own
+  }
+  const id = /** @type {{ id?: string }} */ (entry.options).id
+  if (parent !== undefined && id !== undefined && madeUpAbove(parent)) return `${labelOfEntry(parent)}.${entryLabel(id)}`
+  return entryLabel(entry.id)
 }

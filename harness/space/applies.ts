@@ -179,17 +179,33 @@ export function achievable(structure: ApplyStructure): (a: number, b: number) =>
 /**
  * The order the units would apply in under the release order `schedule`,
  * by the structure (indices; units needing an entry the schedule does not
- * release left out): by their last needed release; at a tie, in the order a
- * run showed, and else in the reverse of the recorded order (a tie not yet
- * seen is where a new order may come from).
+ * release left out): by their last needed release. At a tie, cordis
+ * applies the plugins the release readies as events ready them: first
+ * those whose every mounter and provider was up before it, then those
+ * waiting for a plugin that applies at the same release, and so on (so the
+ * fewer of its mounters and providers apply at that release, the earlier a
+ * unit goes); among those readied together, in the order their fibers were
+ * made, which for two entries' own plugins is the order their entries were
+ * released (an entry's fiber is made when its import is handed over);
+ * others in the order a run showed, and else in the reverse of the recorded
+ * order (a tie not yet seen is where a new order may come from).
  */
 export function predictedApplies(structure: ApplyStructure, schedule: readonly string[]): number[] {
   const at = new Map(schedule.map((op, index) => [op, index]))
   const times = structure.units.map(unit => Math.max(...unit.needs.map(entry => at.get(entry) ?? Infinity)))
   const afters = structure.units.map(unit => new Set(unit.after))
+  const index = new Map(structure.units.map((unit, i) => [unit.unit, i]))
+  // How many of its mounters and providers apply at its own release.
+  const depth = structure.units.map((unit, i) => unit.after.filter(other => times[index.get(other) ?? -1] === times[i]).length)
   const tie = (a: number, b: number): number => {
     const [first, second] = [structure.units[a]!.unit, structure.units[b]!.unit]
-    if (afters[b]!.has(first) || structure.ties.has(`${first}>${second}`)) return -1
+    if (afters[b]!.has(first)) return -1
+    if (afters[a]!.has(second)) return 1
+    if (depth[a] !== depth[b]) return depth[a]! - depth[b]!
+    // An entry's own plugin is the unit named by the entry's label.
+    const [madeA, madeB] = [at.get(first), at.get(second)]
+    if (madeA !== undefined && madeB !== undefined) return madeA - madeB
+    if (structure.ties.has(`${first}>${second}`)) return -1
     if (afters[a]!.has(second) || structure.ties.has(`${second}>${first}`)) return 1
     return b - a
   }

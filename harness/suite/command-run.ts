@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../preload/protocol.js'
+import { isRecordFile, RECORDS_VARIABLE, SCHEDULE_VARIABLE, VITEST_REACH_FILE, type BootRecord, type RunSchedule, type VitestReach } from '../preload/protocol.js'
 import type { ProcessGroups } from '../signals/process-groups.ts'
 import { runArgv, type TestCommand } from './command-line.ts'
+import { withWrappingConfig } from './vitest-config.ts'
 import { readResultFile, type TestResult } from './results.ts'
 
 /**
@@ -36,7 +37,10 @@ export interface CommandRun {
   readonly signal: NodeJS.Signals | null
   /** Per-test results; undefined when the command wrote none. */
   readonly results: readonly TestResult[] | undefined
-  readonly processes: readonly ProcessRecord[]
+  /** One record per boot of a loader, in every process the command started. */
+  readonly processes: readonly BootRecord[]
+  /** For a vitest command: the projects the wrapping config reached (undefined when vitest never loaded it). */
+  readonly vitest?: VitestReach
   /** The command's stdout and stderr, interleaved as written. */
   readonly log: string
   readonly durationMs: number
@@ -64,10 +68,23 @@ export function nodeOptionsWithPreload(existing: string | undefined): string {
   return existing === undefined || existing.trim() === '' ? preload : `${existing} ${preload}`
 }
 
-function readRecords(folder: string): ProcessRecord[] {
+/** Boot records by process, thread and boot number. */
+function byBoot(a: string, b: string): number {
+  const numbers = (name: string) => name.match(/\d+/g)!.map(Number)
+  const [x, y] = [numbers(a), numbers(b)]
+  return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!
+}
+
+/** What the wrapping vitest config reached, when the command is vitest's. */
+function readReach(folder: string): VitestReach | undefined {
+  const file = join(folder, VITEST_REACH_FILE)
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as VitestReach : undefined
+}
+
+function readRecords(folder: string): BootRecord[] {
   if (!existsSync(folder)) return []
-  return readdirSync(folder).filter(file => file.endsWith('.json')).sort()
-    .map(file => JSON.parse(readFileSync(join(folder, file), 'utf8')) as ProcessRecord)
+  return readdirSync(folder).filter(isRecordFile).sort(byBoot)
+    .map(file => JSON.parse(readFileSync(join(folder, file), 'utf8')) as BootRecord)
 }
 
 /** Where a file of the runs' folder will be once the report is in place: what messages and the report show. */
@@ -85,7 +102,8 @@ export async function runCommand(place: RunPlace, request: RunRequest): Promise<
   const source = place.command.source
   const resultFile = source.kind === 'junit' ? resolve(place.cwd, source.file) : join(folder, source.kind === 'vitest' ? 'results.json' : 'results.xml')
   if (source.kind === 'junit' && existsSync(resultFile)) writeFileSync(resultFile, '')
-  const argv = runArgv(place.command, resultFile, request.only, request.file)
+  const given = runArgv(place.command, resultFile, request.only, request.file)
+  const argv = source.kind === 'vitest' ? withWrappingConfig(given, place.cwd, place.folder) : given
   const log = join(folder, 'output.log')
   const output = createWriteStream(log)
   const started = Date.now()
@@ -115,6 +133,7 @@ export async function runCommand(place: RunPlace, request: RunRequest): Promise<
     signal: outcome.signal,
     results: results !== undefined && results.length === 0 && source.kind === 'junit' ? undefined : results,
     processes: readRecords(records),
+    ...source.kind === 'vitest' ? { vitest: readReach(records) } : {},
     log,
     durationMs: Date.now() - started,
     ...outcome.error !== undefined ? { startError: outcome.error } : {},

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Orders, PinnedSide, RunStatus, TestFinding } from '../verdict/test-verdict.ts'
 import { narrow, type KnownStatuses } from './blame.ts'
-import { ordersKey, realisedOrders, sameOrders } from './realised.ts'
+import { ordersKey, realisedOrders, sameOrders, type RealisedOf } from './realised.ts'
 import type { Rerunner, SideStatus } from './rerunner.ts'
 import { vitestFailureBlock, type TestResult } from './results.ts'
 import { NATURAL_RUN } from './runs.ts'
@@ -20,8 +20,8 @@ import { NATURAL_RUN } from './runs.ts'
 /** What deciding a test needs besides the test. */
 export interface DecisionContext {
   readonly rerunner: Rerunner
-  /** The orders each run of the command realised (its first process per configuration). */
-  readonly realisedOf: ReadonlyMap<string, Orders>
+  /** The orders a run of the command realised for a test (its first boot per configuration, the test's own where known). */
+  readonly realisedOf: RealisedOf
   /** Reruns alone per side. */
   readonly reruns: number
 }
@@ -40,14 +40,14 @@ type Confirmed = { side: PinnedSide, failure?: string } | { flaky: NonNullable<T
 
 /** Reruns one side alone `reruns` times under the orders its run realised; every status it gave, by realised orders, goes into `seen`. */
 async function confirmSide(test: TestResult, run: string, status: SideStatus, context: DecisionContext, seen: KnownStatuses): Promise<Confirmed> {
-  const intended = context.realisedOf.get(run) ?? {}
+  const intended = context.realisedOf(run, test)
   let orders: Orders | undefined
   let failure: string | undefined
   let retried = false
   for (let attempt = 1; attempt <= context.reruns; attempt++) {
     const why = { purpose: status === 'passed' ? 'passing' as const : 'failing' as const, run, attempt, of: context.reruns }
     const rerun = await context.rerunner.alone(test, 'row', intended, why)
-    const loaded = realisedOrders(rerun.run.processes)
+    const loaded = realisedOrders(rerun.run.processes, test)
     const reproduced = sameOrders(intended, loaded)
     if (rerun.status !== status) {
       // Another result under another order says nothing of the side: once, it is tried again.

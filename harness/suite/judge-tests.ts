@@ -1,9 +1,10 @@
 import type { AnyReporter } from '../report/reporter.ts'
-import { verdictOfResults, type Orders, type RunStatus, type TestFinding } from '../verdict/test-verdict.ts'
+import { verdictOfResults, type RunStatus, type TestFinding } from '../verdict/test-verdict.ts'
 import type { CommandRun } from './command-run.ts'
 import { decide, type DecisionContext } from './decide.ts'
 import { Interrupted } from './interrupted.ts'
 import { inOrder } from './jobs.ts'
+import type { RealisedOf } from './realised.ts'
 import { testKey, type TestResult } from './results.ts'
 import { statusIn } from './rerunner.ts'
 import { NATURAL_RUN } from './runs.ts'
@@ -32,10 +33,10 @@ export function testsOf(runs: readonly CommandRun[]): TestResult[] {
 }
 
 /** A differing test that was not decided: both sides named from the runs, nothing confirmed. */
-function undecided(base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], orders: ReadonlyMap<string, Orders>): TestFinding {
+function undecided(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], orders: RealisedOf): TestFinding {
   const side = (status: 'passed' | 'failed') => {
     const run = results.find(result => result.status === status)!.run
-    return { run, status, orders: orders.get(run) ?? {} }
+    return { run, status, orders: orders(run, test) }
   }
   const failing = side('failed')
   return {
@@ -57,11 +58,11 @@ async function judgeTest(test: TestResult, runs: readonly CommandRun[], context:
     const open = context.neverRan.length > 0 && (plain === 'holds' || plain === 'fails')
     return { ...base, verdict: plain, ...open ? { partial: `${context.neverRan.join(', ')} never ran, and could change it` } : {} }
   }
-  if (context.signal?.aborted) return undecided(base, results, context.realisedOf)
+  if (context.signal?.aborted) return undecided(test, base, results, context.realisedOf)
   try {
     return await decide(test, base, results, context)
   } catch (error) {
-    if (error instanceof Interrupted) return undecided(base, results, context.realisedOf)
+    if (error instanceof Interrupted) return undecided(test, base, results, context.realisedOf)
     throw error
   }
 }

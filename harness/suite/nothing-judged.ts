@@ -25,7 +25,7 @@ export function whyUnjudged(run: CommandRun, place: RunPlace, logShown: string):
     return `the command ran no test (exit ${run.exitCode ?? run.signal}); its output is in ${logShown}`
   }
   if (run.processes.length === 0) {
-    return `no process the command started booted a cordis loader, so no load order was controlled (${run.results.length} tests ran); its output is in ${logShown}`
+    return `no process the command started (nor a test in a vitest worker) booted a cordis loader, so no load order was controlled (${run.results.length} tests ran); its output is in ${logShown}`
   }
   return undefined
 }

@@ -1,6 +1,6 @@
 import { realisedGuarantee, realisedIn } from '../explore/guarantee.ts'
 import { planSpace, type PlanSettings } from '../explore/plan.ts'
-import type { ProcessRecord } from '../preload/protocol.js'
+import type { BootRecord } from '../preload/protocol.js'
 import { ApplyOrders, TieReversals } from '../space/apply-orders.ts'
 import { applyStructure, entryRequirements, realisedApplies, unexplained, withTiesOf, type AppliesRun, type ApplyStructure } from '../space/applies.ts'
 import { deviation } from '../space/discovered.ts'
@@ -66,10 +66,10 @@ export interface ConfigurationPlan {
 }
 
 /** The processes' records, as planning reads them. */
-type Records = readonly Pick<ProcessRecord, 'configuration' | 'requested' | 'released' | 'applies'>[]
+type Records = readonly Pick<BootRecord, 'configuration' | 'requested' | 'released' | 'applies'>[]
 
 /** Every configuration the records show, with the entries its processes requested (first request order, across processes). */
-export function discoveredConfigurations(records: readonly Pick<ProcessRecord, 'configuration' | 'requested'>[]): Map<string, { entries: string[], processes: number }> {
+export function discoveredConfigurations(records: readonly Pick<BootRecord, 'configuration' | 'requested'>[]): Map<string, { entries: string[], processes: number }> {
   const configurations = new Map<string, { entries: string[], processes: number }>()
   for (const record of records) {
     if (record.configuration === null) continue
@@ -86,7 +86,7 @@ export function discoveredConfigurations(records: readonly Pick<ProcessRecord, '
  * `entries`, or undefined when they released different orders or not every
  * entry.
  */
-export function naturalOrder(records: readonly Pick<ProcessRecord, 'configuration' | 'released'>[], configuration: string, entries: readonly string[]): Schedule | undefined {
+export function naturalOrder(records: readonly Pick<BootRecord, 'configuration' | 'released'>[], configuration: string, entries: readonly string[]): Schedule | undefined {
   const released = records.filter(record => record.configuration === configuration).map(record => record.released)
   const [first] = released
   if (first === undefined || first.length !== entries.length || new Set(first).size !== entries.length || !first.every(label => entries.includes(label))) return undefined
@@ -94,7 +94,7 @@ export function naturalOrder(records: readonly Pick<ProcessRecord, 'configuratio
 }
 
 /** Every distinct order the processes of `configuration` released its entries in. */
-export function naturalOrders(records: readonly Pick<ProcessRecord, 'configuration' | 'released'>[], configuration: string): Schedule[] {
+export function naturalOrders(records: readonly Pick<BootRecord, 'configuration' | 'released'>[], configuration: string): Schedule[] {
   return [...new Map(records.filter(record => record.configuration === configuration).map(record => [scheduleKey(record.released), record.released])).values()]
 }
 

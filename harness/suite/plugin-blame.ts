@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../preload/protocol.js'
+import type { BootRecord } from '../preload/protocol.js'
 import { applyStructure, entryRequirements, realisedApplies, type ApplyStructure } from '../space/applies.ts'
 import { arrangedOrder } from '../space/isolate.ts'
 import { failureScorer } from './failure-names.ts'
@@ -62,7 +62,7 @@ export interface PluginRace {
 /** Runs the test alone with the configuration in `order` (once per order). */
 export type RunUnder = (order: readonly string[]) => Promise<Rerun>
 
-function recordOf(run: CommandRun, configuration: string): ProcessRecord | undefined {
+function recordOf(run: CommandRun, configuration: string): BootRecord | undefined {
   return run.processes.find(record => record.configuration === configuration && (record.applies?.length ?? 0) > 0)
 }
 

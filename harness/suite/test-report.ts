@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
 import { enveloped } from '../report/envelope.ts'
 import { shellQuote, shellWord } from '../report/escape.ts'
-import type { TestReport, TestReportOptions, TestReportRun, TestInterruption, TestReplay } from '../report/test-report.ts'
+import type { TestReach, TestReport, TestReportOptions, TestReportRun, TestInterruption, TestReplay } from '../report/test-report.ts'
 import { formatOrder } from '../settings/orders.ts'
 import { formatShard } from '../settings/shard.ts'
 import type { Settings } from '../settings/settings.ts'
@@ -71,6 +71,7 @@ export interface TestReportParts {
   readonly folder: string
   readonly runs: readonly CommandRun[]
   readonly configurations?: readonly ConfigurationOutcome[]
+  readonly reach?: TestReach
   readonly tests?: readonly TestFinding[]
   readonly processNotes?: readonly ProcessNote[]
   readonly reruns?: number
@@ -98,6 +99,7 @@ export function testReport(parts: TestReportParts): TestReport {
         over: c.over, ...c.units === undefined ? {} : { units: c.units }, guarantee: formatGuarantee(c.guarantee), ...c.note === undefined ? {} : { note: c.note },
         ...c.reach === undefined ? {} : { reach: c.reach },
       })),
+      ...parts.reach === undefined ? {} : { reach: parts.reach },
       tests,
       runs: parts.runs.map(run => reportRun(run, parts.folder)),
       processNotes: parts.processNotes ?? [],

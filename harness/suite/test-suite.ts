@@ -1,12 +1,14 @@
 import type { AnyReporter } from '../report/reporter.ts'
+import type { TestReach } from '../report/test-report.ts'
 import type { Settings } from '../settings/settings.ts'
-import type { ProcessRecord } from '../preload/protocol.js'
+import type { BootRecord } from '../preload/protocol.js'
 import type { ProcessNote, TestFinding } from '../verdict/test-verdict.ts'
 import { shownPath, type CommandRun, type RunPlace } from './command-run.ts'
 import { Interrupted } from './interrupted.ts'
 import { judgeTests } from './judge-tests.ts'
 import { NothingJudged, whyUnjudged } from './nothing-judged.ts'
 import { configurationProof, rowCount, type AppliesReach } from './plan.ts'
+import { reachOf } from './reach.ts'
 import { Rerunner } from './rerunner.ts'
 import { realisedOrders } from './realised.ts'
 import { runNatural, runPlan, type PlanRuns } from './runs.ts'
@@ -54,6 +56,7 @@ export interface SuiteOutcome {
   readonly natural: CommandRun
   readonly runs: readonly CommandRun[]
   readonly configurations: readonly ConfigurationOutcome[]
+  readonly reach: TestReach
   readonly tests: readonly TestFinding[]
   readonly processNotes: readonly ProcessNote[]
   readonly reruns: number
@@ -68,7 +71,7 @@ export interface SuiteOutcome {
  * the row's later entry was released before the earlier one was even
  * requested is no deviation), or undefined when it followed its row.
  */
-export function unforcedInversion(record: Pick<ProcessRecord, 'row' | 'released' | 'requested'>): [string, string] | undefined {
+export function unforcedInversion(record: Pick<BootRecord, 'row' | 'released' | 'requested'>): [string, string] | undefined {
   if (record.row === undefined) return undefined
   const rank = new Map(record.row.map((label, i) => [label, i]))
   const requestedAt = new Map(record.requested.map(point => [point.label, point.enabledAt]))
@@ -123,7 +126,8 @@ export async function testSuite(place: RunPlace, settings: Settings, run: SuiteR
   if (unjudged !== undefined) throw new NothingJudged(unjudged, natural)
   const plan = await runPlan(natural, place, settings, reporters, run.signal)
   const rerunner = new Rerunner(place, reporters, run.signal)
-  const realisedOf = new Map([natural, ...plan.runs].map(each => [each.name, realisedOrders(each.processes)]))
+  const byName = new Map([natural, ...plan.runs].map(each => [each.name, each]))
+  const realisedOf = (name: string, test: { file: string, name: string }) => realisedOrders(byName.get(name)?.processes ?? [], test)
   const tests = await judgeTests([natural, ...plan.runs], {
     rerunner, realisedOf, reruns: settings.reruns, jobs: settings.jobs, reporters, signal: run.signal, neverRan: plan.interrupted?.neverRan ?? [],
   })
@@ -133,6 +137,7 @@ export async function testSuite(place: RunPlace, settings: Settings, run: SuiteR
     natural,
     runs: plan.runs,
     configurations: configurationsOf(plan, natural),
+    reach: reachOf(natural, plan.runs),
     tests,
     processNotes: plan.runs.flatMap(notesOf).concat(notesOf(natural)),
     reruns: rerunner.count,

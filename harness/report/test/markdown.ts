@@ -1,7 +1,7 @@
 import { markdownCode, markdownFence } from '../escape.ts'
 import { TEST_VERDICT_MEANING, TEST_VERDICTS } from '../../verdict/test-verdict.ts'
 import type { TestReport } from '../test-report.ts'
-import { detailedTests, findingLines, reachText, rowsText, testHeadline, testTitle, verdictText } from './present.ts'
+import { bootReachText, detailedTests, findingLines, reachText, rowsText, testHeadline, testTitle, verdictText } from './present.ts'
 
 /** `report.md` of a test run (also the job summary): the headline, the verdict table, each configuration's plan, the findings, every test. */
 export function renderTestMarkdown(report: TestReport): string {
@@ -20,6 +20,7 @@ export function renderTestMarkdown(report: TestReport): string {
     lines.push('## Configurations', '', '| configuration | entries | plugins | rows | over | processes | guarantee |', '| --- | --- | --- | --- | --- | --- | --- |',
       ...report.configurations.map(c => `| ${markdownCode(c.configuration, { inTable: true })} | ${c.entries.length} | ${c.units ?? '—'} | ${rowsText(c)} | ${c.over} | ${c.processes} | ${[c.guarantee, reachText(c), c.note].filter(part => part !== undefined).join('; ')} |`), '')
   }
+  if (report.reach !== undefined) lines.push('## Reach', '', `${bootReachText(report.reach)}.`, '')
   const findings = detailedTests(report)
   if (findings.length > 0) {
     lines.push('## Findings', '')

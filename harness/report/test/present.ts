@@ -1,6 +1,6 @@
 import { formatOrder } from '../../settings/orders.ts'
 import { TEST_VERDICTS, type TestFinding, type TestVerdict } from '../../verdict/test-verdict.ts'
-import type { ConfigurationEntry, TestReport } from '../test-report.ts'
+import type { ConfigurationEntry, TestReach, TestReport } from '../test-report.ts'
 
 /**
  * What every format of a `loadrace test` report says the same way: a test's
@@ -103,4 +103,14 @@ export function reachText(plan: Pick<ConfigurationEntry, 'reach'>): string | und
   if (reach === undefined) return undefined
   const needed = reach.rowsNeeded === undefined ? '' : `; every order would take ${reach.rowsNeeded} row${reach.rowsNeeded === 1 ? '' : 's'} after the natural run`
   return `ties ${reach.ties.reversed}/${reach.ties.reversible} reversed, orders ${reach.orders.shown}/${reach.orders.owed} shown${needed}`
+}
+
+/** One line for people: the boots controlled, in how many tests, and what was not reached. */
+export function bootReachText(reach: TestReach): string {
+  const parts = [`${reach.controlled} of ${reach.boots} loader boots in the plan's runs followed a row, in ${reach.tests} test${reach.tests === 1 ? '' : 's'}`]
+  for (const { why, boots } of reach.uncontrolled) parts.push(`${boots} not: ${why}`)
+  if (reach.ambiguous !== undefined) parts.push(`${reach.ambiguous} booted by tests running concurrently (followed their rows; which test booted which cannot be told)`)
+  const missed = (reach.projects ?? []).filter(project => !project.reached)
+  if (reach.projects !== undefined) parts.push(`vitest projects reached: ${reach.projects.length - missed.length} of ${reach.projects.length}${missed.map(project => `; not ${project.project}: ${project.why}`).join('')}`)
+  return parts.join('; ')
 }

@@ -3,7 +3,7 @@ import type { StopReason } from '../summary.ts'
 import { summaryText } from '../envelope.ts'
 import type { TestReport } from '../test-report.ts'
 import type { TestFinding } from '../../verdict/test-verdict.ts'
-import { detailedTests, findingLines, reachText, rowsPhrase, testHeadline, testTitle, verdictText } from './present.ts'
+import { bootReachText, detailedTests, findingLines, reachText, rowsPhrase, testHeadline, testTitle, verdictText } from './present.ts'
 
 /** Lines of a finding's failure the terminal shows (the report has all of it). */
 export const TERMINAL_FAILURE_LINES = 40
@@ -32,7 +32,8 @@ export function testFooter(report: TestReport, written: readonly string[]): stri
     `  ${c.configuration}: ${c.entries.length} entries${c.units === undefined ? '' : `, ${c.units} plugins`}, ${rowsPhrase(c)} over ${c.over}, ${c.guarantee}`,
     ...[reachText(c), c.note].flatMap(line => line === undefined ? [] : [`    ${line}`]),
   ])
-  return summaryText([], ['', testHeadline(report), ...configurations], written)
+  const reach = report.reach === undefined ? [] : [`  reach: ${bootReachText(report.reach)}`]
+  return summaryText([], ['', testHeadline(report), ...configurations, ...reach], written)
 }
 
 /**
@@ -49,7 +50,7 @@ export function testTerminalReporter(out: Sink, progress: Sink): Reporter<TestRe
       progress.write(run.index === 0 ? 'loadrace test: the natural run (unperturbed) …\n' : `loadrace test: ${run.name} (${run.index} of ${run.total - 1}) …\n`)
     },
     onRunEnd(run) {
-      progress.write(`loadrace test: ${run.name} done in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode ?? run.signal}; ${run.tests ?? 0} tests, ${run.processes} processes with a cordis loader)\n`)
+      progress.write(`loadrace test: ${run.name} done in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode ?? run.signal}; ${run.tests ?? 0} tests, ${run.processes} loader boots)\n`)
     },
     onRerun(rerun) {
       const why = rerun.purpose === 'narrowing'

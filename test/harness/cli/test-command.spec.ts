@@ -27,7 +27,7 @@ describe('loadrace test judges nothing, and says so with exit 4', () => {
   it('when no process the command started booted a cordis loader', async () => {
     const run = await runCli(['test', '--report', folder, '--', process.execPath, '-e', 'process.exit(0)'], { cwd: folder })
     expect(run.code).toBe(4)
-    expect(run.stderr).toMatch(/no process the command started booted a cordis loader, so no load order was controlled \(1 tests ran\)/)
+    expect(run.stderr).toMatch(/no process the command started \(nor a test in a vitest worker\) booted a cordis loader, so no load order was controlled \(1 tests ran\)/)
   })
 })
 

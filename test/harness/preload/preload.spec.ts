@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../../../harness/preload/protocol.js'
+import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord, type RunSchedule } from '../../../harness/preload/protocol.js'
 import { nodeOptionsWithPreload } from '../../../harness/suite/command-run.ts'
 import { node22Binary } from '../../../harness/hosts/host.ts'
 import { SUITE_APP, SUITE_APP_BIN } from '../../support/suite-app.ts'
@@ -23,7 +23,7 @@ let folder: string
 beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'loadrace-preload-')) })
 afterEach(() => rmSync(folder, { recursive: true, force: true }))
 
-async function boot(schedule: Omit<RunSchedule, 'project'>, options: { node?: string, script?: string, args?: string[] } = {}): Promise<{ sections: string[], records: ProcessRecord[] }> {
+async function boot(schedule: Omit<RunSchedule, 'project'>, options: { node?: string, script?: string, args?: string[] } = {}): Promise<{ sections: string[], records: BootRecord[] }> {
   const file = join(folder, 'schedule.json')
   const records = join(folder, 'records')
   rmSync(records, { recursive: true, force: true })
@@ -36,7 +36,7 @@ async function boot(schedule: Omit<RunSchedule, 'project'>, options: { node?: st
   const line = stdout.split('\n').find(text => text.startsWith('{'))!
   return {
     sections: (JSON.parse(line) as { sections: string[] }).sections,
-    records: readdirSync(records).filter(name => name.endsWith('.json')).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as ProcessRecord),
+    records: readdirSync(records).filter(name => name.endsWith('.json')).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as BootRecord),
   }
 }
 

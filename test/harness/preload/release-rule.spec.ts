@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord } from '../../../harness/preload/protocol.js'
+import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord } from '../../../harness/preload/protocol.js'
 import { nextRelease } from '../../../harness/preload/release-rule.js'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
 import { loadScenario } from '../../../harness/scenario/load.ts'
@@ -59,7 +59,7 @@ describe('the in-process scheduler and the preload, on the same configuration an
     await run(process.execPath, [SUITE_APP_BIN, join(SUITE_APP, TIE)], {
       cwd: SUITE_APP, env: { ...process.env, NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records },
     })
-    const [record] = readdirSync(records).filter(name => name.endsWith('.json')).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as ProcessRecord)
+    const [record] = readdirSync(records).filter(name => name.endsWith('.json')).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as BootRecord)
     return record!.released
   }
 

@@ -14,9 +14,11 @@ import type { Schedule, Space } from '../../../harness/space/space.ts'
  * apply at a tie, in the order a run showed.
  *
  * The shape of dsh's `advanced` tie: `tool-a` waits for three providers and
- * the spine, `tool-b` for one provider and the spine. In the natural order
- * `tool-b`'s entries are read early, `tool-a`'s later, and the spine last:
- * both wait for the spine and apply at a tie, `tool-a` first. The reverse
+ * the spine, `tool-b` for the spine and a provider that itself waits for
+ * the spine (as `tool-cordis` waits for `cordis-host-runner`). In the
+ * natural order `tool-b`'s entries are read early, `tool-a`'s later, and the
+ * spine last: both wait for the spine and apply at a tie, `tool-a` first,
+ * since `tool-b` is readied only once its provider has applied. The reverse
  * puts `tool-a`'s needs first: `tool-a` first again. Only an order that
  * releases the spine early and `tool-a`'s last provider after all of
  * `tool-b`'s needs puts `tool-b` first.
@@ -33,9 +35,10 @@ function apply(unit: string, released: number, providers: string[] = [], entry: 
 /** What the natural run (q, tool-b, p1, p2, p3, tool-a, spine) recorded. */
 const natural: RecordedApply[] = [
   apply('include', 0, [], 'include', null),
-  apply('q', 1), apply('p1', 3), apply('p2', 4), apply('p3', 5),
+  apply('p1', 3), apply('p2', 4), apply('p3', 5),
   apply('spine', 7),
   apply('spine › tools', 7, [], 'spine', 'spine'),
+  apply('q', 7, ['spine › tools']),
   apply('tool-a', 7, ['spine › tools', 'p1', 'p2', 'p3']),
   apply('tool-b', 7, ['spine › tools', 'q']),
 ]
@@ -52,7 +55,7 @@ const bFirst = (schedule: Schedule) => {
 describe('the apply structure', () => {
   it('gives each plugin the entries it needs: its own, its mounter\'s and its providers\', transitively, the decision points only', () => {
     expect(Object.fromEntries(structure.units.map(each => [each.unit, each.needs]))).toEqual({
-      'q': ['q'], 'p1': ['p1'], 'p2': ['p2'], 'p3': ['p3'], 'spine': ['spine'], 'spine › tools': ['spine'],
+      'q': ['q', 'spine'], 'p1': ['p1'], 'p2': ['p2'], 'p3': ['p3'], 'spine': ['spine'], 'spine › tools': ['spine'],
       'tool-a': ['p1', 'p2', 'p3', 'spine', 'tool-a'], 'tool-b': ['q', 'spine', 'tool-b'],
     })
   })
@@ -61,6 +64,20 @@ describe('the apply structure', () => {
     expect(bFirst(entries)).toBe(false)
     expect(bFirst([...entries].reverse())).toBe(false)
     expect(bFirst(['spine', 'q', 'tool-b', 'p1', 'p2', 'tool-a', 'p3'])).toBe(true)
+  })
+
+  it('at a tie, applies what the release readies at once before what waits for a plugin applying there too, and two entries\' own plugins in the order their entries were released', () => {
+    // c and d wait for s; d also for h, which waits for s (tool-cordis waits for cordis-host-runner).
+    const run = { released: ['s', 'h', 'c', 'd'], applies: [apply('s', 1), apply('h', 2, ['s']), apply('c', 3, ['s']), apply('d', 4, ['s', 'h'])] }
+    const shaped = applyStructure(run, new Set(run.released))
+    const order = (schedule: Schedule) => predictedApplies(shaped, schedule).map(index => shaped.units[index]!.unit)
+    expect(order(['c', 'd', 'h', 's'])).toEqual(['s', 'c', 'h', 'd'])
+    expect(order(['d', 'c', 'h', 's'])).toEqual(['s', 'c', 'h', 'd'])
+    expect(order(['h', 'd', 'c', 's'])).toEqual(['s', 'h', 'c', 'd'])
+    const pair = applyStructure({ released: ['s', 'c', 'e'], applies: [apply('s', 1), apply('c', 2, ['s']), apply('e', 3, ['s'])] }, new Set(['s', 'c', 'e']))
+    const pairOrder = (schedule: Schedule) => predictedApplies(pair, schedule).map(index => pair.units[index]!.unit)
+    expect(pairOrder(['e', 'c', 's'])).toEqual(['s', 'e', 'c'])
+    expect(pairOrder(['c', 'e', 's'])).toEqual(['s', 'c', 'e'])
   })
 
   it('can change the order of two plugins when one needs an entry the other does not, and knows a tie it has seen', () => {
@@ -108,7 +125,8 @@ describe('a plan over applies', () => {
     expect(found.rows.length).toBe(1)
     // The first row reverses the tie: tool-b before tool-a.
     expect(bFirst(found.rows[0]!)).toBe(true)
-    expect(found.ties).toEqual({ reversed: 1, reversible: 1 })
+    // Two ties can be reversed (q before tool-a, tool-b before tool-a); tool-b waits for q, so one row shows one of them.
+    expect(found.ties).toEqual({ reversed: 1, reversible: 2 })
     // Every owed order takes more rows than one; the plan says how many.
     expect(found.complete).toBe(false)
     expect(found.rowsNeeded).toBeGreaterThan(1)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { ProcessRecord } from '../../../harness/preload/protocol.js'
+import type { BootRecord } from '../../../harness/preload/protocol.js'
 import { defaultsOf } from '../../../harness/settings/defaults.ts'
 import { applyStructure, entryRequirements, predictedApplies } from '../../../harness/space/applies.ts'
 import { createRng } from '../../../harness/space/random.ts'
@@ -42,7 +42,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const ADVANCED = 'examples/acp-agent/advanced.cordis.snapshot.yml'
 const PTY = 'examples/acp-agent/pty.cordis.snapshot.yml'
 
-type Recorded = Pick<ProcessRecord, 'requested' | 'released' | 'applies'>
+type Recorded = Pick<BootRecord, 'requested' | 'released' | 'applies'>
 type Runs = { natural: Record<string, Recorded>[] }
 /** Natural runs recorded with their applies. */
 const withApplies = JSON.parse(readFileSync(`${ROOT}/test/fixtures/dsh-ties/natural-runs.json`, 'utf8')) as Runs

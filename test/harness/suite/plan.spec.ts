@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { ProcessRecord } from '../../../harness/preload/protocol.js'
+import type { BootRecord } from '../../../harness/preload/protocol.js'
 import { configurationGuarantee, discoveredConfigurations, naturalOrder, planConfigurations, rowCount, relabelled, rowsOfRun, runsNeeded, type ConfigurationPlan } from '../../../harness/suite/plan.ts'
 
-function record(configuration: string, released: string[], enabledAt: number[] = released.map(() => 0)): ProcessRecord {
-  return { pid: 1, thread: 0, argv: [], mode: 'natural', configuration, released, requested: released.map((label, i) => ({ label, enabledAt: enabledAt[i]! })), failedImports: [] }
+function record(configuration: string, released: string[], enabledAt: number[] = released.map(() => 0)): BootRecord {
+  return { pid: 1, thread: 0, boot: 1, argv: [], mode: 'natural', configuration, released, requested: released.map((label, i) => ({ label, enabledAt: enabledAt[i]! })), failedImports: [] }
 }
 
 const settings = { strategy: 'cover' as const, strength: 2, budget: 50, seed: '0' }

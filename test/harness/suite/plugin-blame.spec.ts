@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { ProcessRecord } from '../../../harness/preload/protocol.js'
+import type { BootRecord } from '../../../harness/preload/protocol.js'
 import { applyStructure, entryRequirements, predictedApplies, type ApplyStructure } from '../../../harness/space/applies.ts'
 import type { CommandRun } from '../../../harness/suite/command-run.ts'
 import { failureScorer, swappedStretch } from '../../../harness/suite/failure-names.ts'
@@ -26,7 +26,7 @@ const ADVANCED = 'examples/acp-agent/advanced.cordis.snapshot.yml'
 const TERMINAL = 'base.tool-terminal'
 const JOBS = 'base.acp-agent › agent-spine-demo › tool-jobs'
 
-type Recorded = Pick<ProcessRecord, 'requested' | 'released' | 'applies'>
+type Recorded = Pick<BootRecord, 'requested' | 'released' | 'applies'>
 const natural = (JSON.parse(readFileSync(`${ROOT}/test/fixtures/dsh-ties/natural-runs.json`, 'utf8')) as { natural: Record<string, Recorded>[] }).natural[0]!
 
 /** The tail of the diff vitest printed when the pty pin broke (dsh's own failure, shortened). */
@@ -52,7 +52,7 @@ function structureOf(configuration: string): { record: Recorded, structure: Appl
 function runOf(configuration: string, structure: ApplyStructure, record: Recorded, order: readonly string[], passes: (applied: readonly string[]) => boolean): Rerun {
   const applied = predictedApplies(structure, order).map(index => structure.units[index]!.unit)
   const byUnit = new Map(record.applies!.map(apply => [apply.unit, apply]))
-  const processes = [{ configuration, requested: record.requested, released: [...order], applies: applied.map(unit => byUnit.get(unit)!) }] as unknown as ProcessRecord[]
+  const processes = [{ configuration, requested: record.requested, released: [...order], applies: applied.map(unit => byUnit.get(unit)!) }] as unknown as BootRecord[]
   const run: CommandRun = { name: 'rerun', exitCode: 0, signal: null, results: [], processes, log: '', durationMs: 0 }
   return { status: passes(applied) ? 'passed' : 'failed', run }
 }

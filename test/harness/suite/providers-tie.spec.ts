@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type ProcessRecord, type RunSchedule } from '../../../harness/preload/protocol.js'
+import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord, type RunSchedule } from '../../../harness/preload/protocol.js'
 import { nodeOptionsWithPreload } from '../../../harness/suite/command-run.ts'
 import { planConfigurations } from '../../../harness/suite/plan.ts'
 import { SUITE_APP, SUITE_APP_BIN } from '../../support/suite-app.ts'
@@ -22,10 +22,10 @@ import { SUITE_APP, SUITE_APP_BIN } from '../../support/suite-app.ts'
 const CONFIG = 'configs/providers.cordis.yml'
 const run = promisify(execFile)
 let folder: string
-let natural: ProcessRecord
+let natural: BootRecord
 
 /** Boots the fixture app on the configuration under `schedule`: its sections, and its process record. */
-async function boot(schedule: Omit<RunSchedule, 'project'>): Promise<{ sections: string[], record: ProcessRecord }> {
+async function boot(schedule: Omit<RunSchedule, 'project'>): Promise<{ sections: string[], record: BootRecord }> {
   const file = join(folder, 'schedule.json')
   const records = join(folder, 'records')
   rmSync(records, { recursive: true, force: true })
@@ -34,7 +34,7 @@ async function boot(schedule: Omit<RunSchedule, 'project'>): Promise<{ sections:
   const { stdout } = await run(process.execPath, [SUITE_APP_BIN, join(SUITE_APP, CONFIG)], {
     cwd: SUITE_APP, env: { ...process.env, NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: file, [RECORDS_VARIABLE]: records },
   })
-  const [record] = readdirSync(records).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as ProcessRecord)
+  const [record] = readdirSync(records).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as BootRecord)
   return { sections: (JSON.parse(stdout.split('\n').find(line => line.startsWith('{'))!) as { sections: string[] }).sections, record: record! }
 }
 

@@ -50,7 +50,7 @@ describe('a test run replaces its report folder whole', () => {
     expect(after.filter(file => file.startsWith('runs/')).every(file => file.startsWith('runs/natural/'))).toBe(true)
     const said = read(report)
     expect(said).toMatchObject({ tool: 'loadrace', report: 'test', complete: true, tests: [], summary: { tests: 0, 'pins-one': 0 } })
-    expect(said.unjudged).toMatch(/no process the command started booted a cordis loader/)
+    expect(said.unjudged).toMatch(/no process the command started \(nor a test in a vitest worker\) booted a cordis loader/)
     expect(readFileSync(join(report, 'report.md'), 'utf8')).toMatch(/nothing judged: no process/)
     // Nothing is left beside the report folder either: no staging folder, no folder moved aside.
     expect(readdirSync(folder)).toEqual(['report'])
