@@ -290,6 +290,8 @@ export const TARGET_IDS = [
   'helper-processes-left',
   'test-preload-overhead',
   'test-tier-overhead',
+  'test-unit-overhead',
+  'test-unit-tier-overhead',
 ] as const
 
 export type TargetId = typeof TARGET_IDS[number]
@@ -355,6 +357,13 @@ export interface TestModeFigures {
   preloadBoot: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
   /** The same on Node 20, whose module hooks run in a thread of their own that every process starts. */
   preloadNode20: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number } | null
+  /** A spec file whose tests boot a composition in vitest's own worker, instrumented and following a row, against the same command without loadrace. */
+  unitPreload?: { command: string, node: string, withoutMs: number, withMs: number, ratio: number, rounds: number }
   /** The test tier under `loadrace test` (default plan, reruns included) against one plain run of it; null when only the `preload` section ran. */
-  tier: { tier: string, plainMs: number, loadraceMs: number, ratio: number, runs: number, reruns: number, tests: number, verdicts: Record<string, number> } | null
+  tier: TierFigures | null
+  /** The same for the unit spec files that boot a loader in vitest's own workers. */
+  unitTier?: TierFigures | null
 }
+
+/** A tier under `loadrace test` against one plain run of it. */
+export interface TierFigures { tier: string, plainMs: number, loadraceMs: number, ratio: number, runs: number, reruns: number, tests: number, verdicts: Record<string, number> }

@@ -21,7 +21,7 @@ import { EIGHT_TOOLS } from './planted.ts'
 import { measurePower, POWER_BUDGET, POWER_SEEDS } from './power.ts'
 import { measureRealApp, REAL_APP } from './real-app.ts'
 import { measureWorkspace } from './workspace.ts'
-import { bootSubject, measurePreload, measureTier, testSubject } from './test-mode.ts'
+import { bootSubject, measurePreload, measureTier, testSubject, tierOf, unitSubject, unitTierOf } from './test-mode.ts'
 import { node22Binary } from '../harness/hosts/host.ts'
 import { renderBenchJson, renderBenchMarkdown } from './report.ts'
 import { machineScaling, measureScaleOut } from './scale-out.ts'
@@ -174,13 +174,17 @@ const testMode = await section(sections.has('test') ? 'test' : 'preload', sectio
   const preload = await measurePreload(testSubject(node22, quick), { rounds: quick ? 3 : 7, msPerRound: 0, iterations: 1 })
   const preloadBoot = await measurePreload(bootSubject(node22), rounds)
   const preloadNode20 = process.versions.node.startsWith('20.') ? await measurePreload(bootSubject(process.execPath), rounds) : null
-  for (const figure of [preload, preloadBoot, preloadNode20]) {
+  const unitPreload = await measurePreload(unitSubject(node22, quick), { rounds: quick ? 3 : 7, msPerRound: 0, iterations: 1 })
+  for (const figure of [preload, preloadBoot, preloadNode20, unitPreload]) {
     if (figure !== null) say(`  preload, ${figure.command} on Node ${figure.node}: ${figure.withMs.toFixed(1)} ms with, ${figure.withoutMs.toFixed(1)} ms without, ${figure.ratio.toFixed(3)}×`)
   }
-  if (!sections.has('test')) return { preload, preloadBoot, preloadNode20, tier: null }
-  const tier = measureTier({ quick, onStep: text => say(`  ${text}`) })
-  say(`  tier: ${(tier.loadraceMs / 1000).toFixed(0)} s under loadrace test, ${(tier.plainMs / 1000).toFixed(0)} s plain, ${tier.ratio.toFixed(2)}× (${tier.runs} runs, ${tier.reruns} reruns)`)
-  return { preload, preloadBoot, preloadNode20, tier }
+  if (!sections.has('test')) return { preload, preloadBoot, preloadNode20, unitPreload, tier: null, unitTier: null }
+  const tiers = [tierOf(quick), unitTierOf(quick)].map((each) => {
+    const tier = measureTier(each, { onStep: text => say(`  ${text}`) })
+    say(`  tier ${tier.tier}: ${(tier.loadraceMs / 1000).toFixed(0)} s under loadrace test, ${(tier.plainMs / 1000).toFixed(0)} s plain, ${tier.ratio.toFixed(2)}× (${tier.runs} runs, ${tier.reruns} reruns)`)
+    return tier
+  })
+  return { preload, preloadBoot, preloadNode20, unitPreload, tier: tiers[0]!, unitTier: tiers[1]! }
 })
 
 const figures: BenchFigures = {

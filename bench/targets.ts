@@ -75,6 +75,8 @@ const RULES: readonly TargetRule[] = [
   { id: 'helper-processes-left', bound: 'at-most', target: 0, unit: 'helper processes alive after the section', measure: figures => figures.helper?.helpersAlive ?? null },
   { id: 'test-preload-overhead', bound: 'at-most', target: 1.05, unit: '× the same test without the preload, every process it starts preloaded, on Node 22 (wall clock)', measure: figures => figures.testMode?.preload.ratio ?? null },
   { id: 'test-tier-overhead', bound: 'at-most', target: 3, unit: '× one plain run of the tier (reference run, rows and reruns alone)', measure: figures => figures.testMode?.tier?.ratio ?? null },
+  { id: 'test-unit-overhead', bound: 'at-most', target: 1.10, unit: '× the same spec file without loadrace: its tests boot a composition in vitest\'s own worker, instrumented through the wrapping config and following a row, on Node 22 (wall clock)', measure: figures => figures.testMode?.unitPreload?.ratio ?? null },
+  { id: 'test-unit-tier-overhead', bound: 'at-most', target: 3, unit: '× one plain run of the unit spec files that boot a loader (natural run, rows and reruns alone)', measure: figures => figures.testMode?.unitTier?.ratio ?? null },
 ]
 
 /** How a reported (not judged) figure is read from the figures. */

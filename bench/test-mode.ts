@@ -22,14 +22,16 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Bench } from 'tinybench'
 import { node22Binary } from '../harness/hosts/host.ts'
-import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord } from '../harness/preload/protocol.js'
+import { isRecordFile, RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord } from '../harness/preload/protocol.js'
 import type { TestReport as SuiteReport } from '../harness/report/test-report.ts'
 import { nodeOptionsWithPreload } from '../harness/suite/command-run.ts'
+import { withWrappingConfig } from '../harness/suite/vitest-config.ts'
 import type { TestModeFigures } from './figures.ts'
 import { WORKSPACE } from './workspace.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const APP = join(ROOT, 'test/fixtures/suite-app')
+const BOOTS = join(ROOT, 'test/fixtures/vitest-boots')
 const BIN = join(ROOT, 'bin/loadrace.js')
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 
@@ -58,11 +60,18 @@ interface PreloadSubject {
   env: NodeJS.ProcessEnv
   /** The row each configuration follows; absent: taken from a natural run of the command (each configuration's realised order, reversed). */
   rows?: Record<string, string[]>
+  /** A vitest command whose tests boot the loader in its own workers: run with the wrapping config when preloaded, as `loadrace test` runs it. */
+  inWorkers?: true
 }
 
-/** Runs `subject` once with `env` added; throws when it fails. */
-function runSubject(subject: PreloadSubject, env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(subject.node, subject.argv, { cwd: subject.cwd, env: { ...subject.env, ...env }, encoding: 'utf8' })
+/** The subject's arguments when preloaded: with the wrapping config for a vitest command whose tests boot in its workers. */
+function preloadedArgv(subject: PreloadSubject, folder: string): string[] {
+  return subject.inWorkers === true ? withWrappingConfig(subject.argv, subject.cwd, folder) : subject.argv
+}
+
+/** Runs `subject` once with `env` added (and `argv` instead of its own); throws when it fails. */
+function runSubject(subject: PreloadSubject, env: NodeJS.ProcessEnv, argv: readonly string[] = subject.argv): void {
+  const result = spawnSync(subject.node, argv, { cwd: subject.cwd, env: { ...subject.env, ...env }, encoding: 'utf8' })
   if (result.status !== 0) throw new Error(`${subject.command} failed (exit ${result.status}): ${result.stderr.slice(-2_000)}`)
 }
 
@@ -72,9 +81,9 @@ function reversedReferenceRows(subject: PreloadSubject, folder: string): Record<
   mkdirSync(records)
   const schedule = join(folder, 'reference.json')
   writeFileSync(schedule, JSON.stringify({ mode: 'natural', project: subject.cwd, rows: {} }))
-  runSubject(subject, { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records })
+  runSubject(subject, { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records }, preloadedArgv(subject, folder))
   const rows: Record<string, string[]> = {}
-  for (const name of readdirSync(records)) {
+  for (const name of readdirSync(records).filter(isRecordFile)) {
     const record = JSON.parse(readFileSync(join(records, name), 'utf8')) as BootRecord
     if (record.configuration !== null && record.released.length > 1) rows[record.configuration] = [...record.released].reverse()
   }
@@ -119,6 +128,38 @@ export function testSubject(node22: string, quick: boolean): PreloadSubject {
   }
 }
 
+/** A dsh unit spec that boots a composition inside vitest's own worker (nine entries from a temporary cordis.yml). */
+const DSH_UNIT_SPEC = 'packages/terminal/tool-terminal/tests/loader-composition.spec.ts'
+
+/**
+ * One spec file whose tests boot a loader composition inside vitest's own
+ * worker, under loadrace's instrumentation following a row (the wrapping
+ * config, the preload in every worker) against the same command without
+ * it: dsh 0.1.1-rc.2's tool-terminal composition spec on Node 22 in the
+ * built workspace, or with `quick` or no workspace the fixture suite's
+ * planted tie (test/fixtures/vitest-boots, its sorting variant).
+ */
+export function unitSubject(node22: string, quick: boolean): PreloadSubject {
+  if (!quick && workspaceBuilt()) {
+    return {
+      command: `vitest run ${DSH_UNIT_SPEC} (dsh 0.1.1-rc.2, Node 22)`,
+      node: node22,
+      cwd: WORKSPACE,
+      argv: ['node_modules/vitest/vitest.mjs', 'run', DSH_UNIT_SPEC],
+      env: withNodeFirst(node22),
+      inWorkers: true,
+    }
+  }
+  return {
+    command: 'vitest run tests/forks/tie.test.ts (test/fixtures/vitest-boots, Node 22)',
+    node: node22,
+    cwd: BOOTS,
+    argv: [VITEST, 'run', 'tests/forks/tie.test.ts'],
+    env: { ...withNodeFirst(node22), FIXTURE_TIE: 'broken' },
+    inWorkers: true,
+  }
+}
+
 /**
  * The preload's cost: `subject` with the preload following a row against the
  * same command without it, median over rounds of (with) / (without), each
@@ -133,7 +174,8 @@ export async function measurePreload(subject: PreloadSubject, options: { rounds:
     writeFileSync(schedule, JSON.stringify({ mode: 'row', project: subject.cwd, rows: subject.rows ?? reversedReferenceRows(subject, folder) }))
     const plain = { NODE_OPTIONS: '' }
     const preloaded = { NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records }
-    const tasks = [['without the preload', () => runSubject(subject, plain)], ['with the preload', () => runSubject(subject, preloaded)]] as const
+    const argv = preloadedArgv(subject, folder)
+    const tasks = [['without the preload', () => runSubject(subject, plain)], ['with the preload', () => runSubject(subject, preloaded, argv)]] as const
     const perRound: [number[], number[]] = [[], []]
     for (let round = 0; round < options.rounds; round++) {
       const bench = new Bench({ time: options.msPerRound, iterations: options.iterations, warmup: round === 0, warmupIterations: options.iterations, warmupTime: 0 })
@@ -166,8 +208,28 @@ interface Tier {
   env: NodeJS.ProcessEnv
 }
 
+/** The spec files of dsh's unit tier that boot a loader in the test itself (what `grep -rlE` finds, as dsh's README lists them). */
+function dshUnitSpecs(): string[] {
+  const pattern = /cordis-plugin-loader|loader\.create\(|EntryTree/
+  return ['packages', 'examples', 'apps', 'vendor'].flatMap(top => (readdirSync(join(WORKSPACE, top), { recursive: true }) as string[])
+    .filter(path => path.endsWith('.spec.ts') && !path.split(/[\\/]/).includes('node_modules'))
+    .map(path => `${top}/${path.split('\\').join('/')}`))
+    .filter(path => pattern.test(readFileSync(join(WORKSPACE, path), 'utf8')))
+    .sort()
+}
+
+/** dsh's unit spec files that boot a loader when the workspace is built (and not `quick`), else the fixture suite of in-worker boots. */
+export function unitTierOf(quick: boolean): Tier {
+  const node22 = node22Binary()
+  if (!quick && node22 !== undefined && workspaceBuilt()) {
+    const specs = dshUnitSpecs()
+    return { name: `dsh 0.1.1-rc.2 unit spec files that boot a loader (${specs.length}), Node 22`, cwd: WORKSPACE, command: ['node', 'node_modules/vitest/vitest.mjs', 'run', ...specs], env: withNodeFirst(node22) }
+  }
+  return { name: 'the fixture suite of in-worker boots (test/fixtures/vitest-boots)', cwd: BOOTS, command: [process.execPath, VITEST, 'run'], env: process.env }
+}
+
 /** dsh's snapshot tier when the workspace is built (and not `quick`), else the fixture's suite. */
-function tierOf(quick: boolean): Tier {
+export function tierOf(quick: boolean): Tier {
   const node22 = node22Binary()
   if (!quick && node22 !== undefined && workspaceBuilt()) {
     return {
@@ -180,9 +242,8 @@ function tierOf(quick: boolean): Tier {
   return { name: 'the fixture application\'s suite (test/fixtures/suite-app)', cwd: APP, command: [process.execPath, VITEST, 'run', '--config', 'vitest.config.mjs'], env: process.env }
 }
 
-/** One plain run of the tier's command against `loadrace test` (default plan) over it, on the wall clock. */
-export function measureTier(options: { quick: boolean, onStep?: (text: string) => void }): NonNullable<TestModeFigures['tier']> {
-  const tier = tierOf(options.quick)
+/** One plain run of `tier`'s command against `loadrace test` (default plan) over it, on the wall clock. */
+export function measureTier(tier: Tier, options: { onStep?: (text: string) => void }): NonNullable<TestModeFigures['tier']> {
   const report = mkdtempSync(join(tmpdir(), 'loadrace-bench-tier-'))
   try {
     options.onStep?.(`plain run of ${tier.name}`)

@@ -95,7 +95,8 @@ function madeUpAbove(entry) {
 /**
  * The label of a loader entry: its loader id mapped by {@link entryLabel};
  * for an entry configured without an id, the label of the entry that mounts
- * its tree (if any), a `.`, and its plugin's name mapped the same way. An
+ * its tree (if any), a `.`, and its plugin's name mapped the same way (a
+ * scoped package's name without its `@`). An
  * entry with an id below one without is labelled by its mounter's label and
  * its own id: the loader's composed id would carry the made-up one.
  * @param {LoaderEntry} entry
@@ -104,7 +105,8 @@ function madeUpAbove(entry) {
 export function labelOfEntry(entry) {
   const parent = entry.parent.tree.ctx?.fiber?.entry
   if (withoutId.has(entry.options)) {
-    const own = entryLabel(entry.options.name)
+    // A package's scope without its `@`: `@deepseek-ai/dsh-tools` is `deepseek-ai_dsh-tools`.
+    const own = entryLabel(entry.options.name.replace(/^@/, ''))
     return parent ? `${labelOfEntry(parent)}.${own}` : own
   }
   const id = /** @type {{ id?: string }} */ (entry.options).id

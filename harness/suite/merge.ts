@@ -1,5 +1,5 @@
 import { enveloped } from '../report/envelope.ts'
-import type { TestReport, TestReportRun } from '../report/test-report.ts'
+import type { TestReach, TestReport, TestReportRun } from '../report/test-report.ts'
 import { formatShard, parseShard, type Shard } from '../settings/shard.ts'
 import { formatGuarantee, STRATEGY_NAMES } from '../strategies/index.ts'
 import { TEST_VERDICTS, verdictOfResults, type RunStatus, type TestFinding, type TestVerdict } from '../verdict/test-verdict.ts'
@@ -112,6 +112,25 @@ function unitedRuns(shards: readonly SuiteShard[]): TestReportRun[] {
   return [shards[0]!.report.runs[0]!, ...schedules]
 }
 
+/** The shards' reach together: their boots summed (each ran its own runs), the most tests any reached, every why kept. */
+function mergedReach(reaches: readonly (TestReach | undefined)[]): { reach?: TestReach } {
+  const known = reaches.filter((reach): reach is TestReach => reach !== undefined)
+  if (known.length === 0) return {}
+  const why = new Map<string, number>()
+  for (const { why: each, boots } of known.flatMap(reach => reach.uncontrolled)) why.set(each, (why.get(each) ?? 0) + boots)
+  const ambiguous = known.reduce((total, reach) => total + (reach.ambiguous ?? 0), 0)
+  return {
+    reach: {
+      boots: known.reduce((total, reach) => total + reach.boots, 0),
+      controlled: known.reduce((total, reach) => total + reach.controlled, 0),
+      tests: Math.max(...known.map(reach => reach.tests)),
+      uncontrolled: [...why].map(([each, boots]) => ({ why: each, boots })),
+      ...ambiguous === 0 ? {} : { ambiguous },
+      ...known[0]!.projects === undefined ? {} : { projects: known[0]!.projects },
+    },
+  }
+}
+
 /** Merges the reports of every shard of one run; each must be given once. */
 export function mergeSuiteShards(given: readonly SuiteShard[]): TestReport {
   const shards = checkedShards(given)
@@ -141,6 +160,7 @@ export function mergeSuiteShards(given: readonly SuiteShard[]): TestReport {
           guarantee: formatGuarantee(proof.guarantee), ...proof.note === undefined ? {} : { note: proof.note },
         }
       }),
+      ...mergedReach(shards.map(shard => shard.report.reach)),
       tests: tests.map(test => test.verdict === 'pins-one' && replays.has(testKey(test)) ? { ...test, replay: replays.get(testKey(test))! } : test),
       runs,
       processNotes: shards.flatMap((shard, index) => shard.report.processNotes.filter(note => note.run !== NATURAL_RUN || index === 0)),

@@ -9,7 +9,7 @@ import { mkdir, readFile, stat, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { loadScenario, loadScenarios } from '../../../harness/scenario/load.ts'
 import { ScenarioError } from '../../../harness/scenario/errors.ts'
-import { entryLabel } from '../../../harness/scenario/entry-labels.js'
+import { entryLabel, labelOfEntry, markWithoutId } from '../../../harness/scenario/entry-labels.js'
 import { sweepScenario } from '../../../harness/sweep/sweep.ts'
 import { inProcessRunner } from '../../../harness/runners/runner.ts'
 import { runInterleaving } from '../../../harness/runtime/interleaving.ts'
@@ -199,5 +199,21 @@ describe('entry labels', () => {
     expect(entryLabel('include:base:tool-cordis')).toBe('base.tool-cordis')
     expect(entryLabel('include:my tool@2')).toBe('my_tool_2')
     expect(entryLabel('include:_hidden')).toBe('x_hidden')
+  })
+
+  it('name an entry without an id by its mounter and its plugin, and an entry with an id below one without by its own id, never by an id the loader made up', () => {
+    type Entry = Parameters<typeof labelOfEntry>[0]
+    const under = (parent: Entry | undefined) => ({ tree: { ctx: { fiber: { entry: parent } } } })
+    const include = { id: '3fa9c1d2', options: { name: 'cordis:include' }, parent: under(undefined) }
+    markWithoutId(include.options)
+    const scoped = { id: '3fa9c1d2:77e0ab12', options: { name: '@deepseek-ai/dsh-tools' }, parent: under(include) }
+    markWithoutId(scoped.options)
+    const named = { id: '3fa9c1d2:names', options: { id: 'names', name: './names.mjs' }, parent: under(include) }
+    const base = { id: 'include:base', options: { id: 'base', name: 'cordis:include' }, parent: under(undefined) }
+    const below = { id: 'include:base:tool-fs', options: { id: 'tool-fs', name: 'x' }, parent: under(base) }
+    expect(labelOfEntry(include)).toBe('cordis.include')
+    expect(labelOfEntry(scoped)).toBe('cordis.include.deepseek-ai_dsh-tools')
+    expect(labelOfEntry(named)).toBe('cordis.include.names')
+    expect(labelOfEntry(below)).toBe('base.tool-fs')
   })
 })

@@ -42,4 +42,14 @@ describe('merging the shards of a test run', () => {
   it('refuses shards planned differently, naming the option', () => {
     expect(() => mergeSuiteShards([shard(1), shard(2, { depth: 3 })])).toThrow(new SuiteMergeError('shard-1 and shard-2 differ in depth: shards of one run share strategy, budget, seed, depth, strength and reruns'))
   })
+
+  it('adds the shards\' boots together, keeps the most tests one shard reached, and every why', () => {
+    const withReach = (index: number, reach: TestReport['reach']) => { const made = shard(index); return { ...made, report: { ...made.report, reach } } }
+    const merged = mergeSuiteShards([
+      withReach(1, { boots: 4, controlled: 3, tests: 2, uncontrolled: [{ why: 'unknown', boots: 1 }] }),
+      withReach(2, { boots: 5, controlled: 5, tests: 3, uncontrolled: [], ambiguous: 2 }),
+    ])
+    expect(merged.reach).toEqual({ boots: 9, controlled: 8, tests: 3, uncontrolled: [{ why: 'unknown', boots: 1 }], ambiguous: 2 })
+    expect(mergeSuiteShards([shard(1), shard(2)]).reach).toBeUndefined()
+  })
 })
