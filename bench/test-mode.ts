@@ -208,12 +208,19 @@ interface Tier {
   env: NodeJS.ProcessEnv
 }
 
+/** The `.spec.ts` files under `folder` (relative to the workspace), never descending into `node_modules` or through a symbolic link. */
+function specFilesUnder(folder: string): string[] {
+  return readdirSync(join(WORKSPACE, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : specFilesUnder(path)
+    return entry.isFile() && entry.name.endsWith('.spec.ts') ? [path] : []
+  })
+}
+
 /** The spec files of dsh's unit tier that boot a loader in the test itself (what `grep -rlE` finds, as dsh's README lists them). */
-function dshUnitSpecs(): string[] {
+export function dshUnitSpecs(): string[] {
   const pattern = /cordis-plugin-loader|loader\.create\(|EntryTree/
-  return ['packages', 'examples', 'apps', 'vendor'].flatMap(top => (readdirSync(join(WORKSPACE, top), { recursive: true }) as string[])
-    .filter(path => path.endsWith('.spec.ts') && !path.split(/[\\/]/).includes('node_modules'))
-    .map(path => `${top}/${path.split('\\').join('/')}`))
+  return ['packages', 'examples', 'apps', 'vendor'].flatMap(specFilesUnder)
     .filter(path => pattern.test(readFileSync(join(WORKSPACE, path), 'utf8')))
     .sort()
 }
