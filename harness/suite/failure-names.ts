@@ -5,9 +5,11 @@ import type { ApplyStructure } from '../space/applies.ts'
  * cannot move apart. A reordering shows in a diff as lines taken out in one
  * place and put back in another: the lines between (and the moved ones) are
  * what swapped, so only that stretch is read when the text has a diff. A
- * plugin is scored by the words of its own name found there, each word
- * weighted by how few plugins of the configuration carry it: `agent` in
- * `acp-agent › agent-spine-demo › tool-jobs` says little, `jobs` says a lot.
+ * plugin is scored by the words of its own name found there, each counted
+ * as often as it is said and weighted by how few plugins of the
+ * configuration carry it: `agent` in `acp-agent › agent-spine-demo ›
+ * tool-jobs` says little, `jobs` says a lot, and a section that moved says
+ * its own plugin's words more than once.
  */
 
 /** The stretch of `text` from its first changed diff line to its last; all of it when it has none. */
@@ -30,7 +32,9 @@ function wordsOf(unit: string): string[] {
 export function failureScorer(structure: ApplyStructure, text: string): (unit: string) => number {
   const carriers = new Map<string, number>()
   for (const unit of structure.units) for (const word of wordsOf(unit.unit)) carriers.set(word, (carriers.get(word) ?? 0) + 1)
-  const said = new Set(swappedStretch(text).toLowerCase().split(/[^a-z0-9]+/))
-  const says = (word: string) => said.has(word) || (word.endsWith('s') && said.has(word.slice(0, -1))) || said.has(`${word}s`)
-  return unit => wordsOf(unit).filter(says).reduce((sum, word) => sum + 1 / (carriers.get(word) ?? 1), 0)
+  const counts = new Map<string, number>()
+  for (const word of swappedStretch(text).toLowerCase().split(/[^a-z0-9]+/)) counts.set(word, (counts.get(word) ?? 0) + 1)
+  // How often the stretch says a word, in the singular or the plural.
+  const times = (word: string) => (counts.get(word) ?? 0) + (word.endsWith('s') ? counts.get(word.slice(0, -1)) ?? 0 : counts.get(`${word}s`) ?? 0)
+  return unit => wordsOf(unit).reduce((sum, word) => sum + times(word) / (carriers.get(word) ?? 1), 0)
 }

@@ -21,11 +21,12 @@ import type { Rerun } from './rerunner.ts'
  * class pair is left. Within it, plugins nothing else waits for (they
  * register rather than provide) are named, and among several, the one the
  * test's own failure text names (`failure-names.ts`); when bisection cannot
- * split the class pairs, the pair the failure names most.
+ * split the class pairs, a pair of two registering plugins the failure names
+ * most.
  */
 
 /** The most runs alone the bisection takes. */
-const MOST_RUNS = 6
+const MOST_RUNS = 10
 
 /** One side: its order of the configuration, and a run that loaded it. */
 export interface SwapSide {
@@ -110,12 +111,17 @@ function flippedIn(realised: readonly number[], pairs: ReadonlyMap<ClassPair, re
 }
 
 /** The plugins to name in a class: those nothing else waits for, and among several the one the failure names most. */
-function namedIn(structure: ApplyStructure, units: readonly number[], score: (unit: string) => number): { name: string, all: string[], score: number } {
+function namedIn(structure: ApplyStructure, units: readonly number[], score: (unit: string) => number): { name: string, all: string[], score: number, registers: boolean } {
   const waitedFor = new Set(structure.units.flatMap(unit => unit.after))
   const registering = units.filter(unit => !waitedFor.has(structure.units[unit]!.unit))
   const pool = (registering.length > 0 ? registering : units).map(unit => structure.units[unit]!.unit)
   const best = [...pool].sort((a, b) => score(b) - score(a))[0]!
-  return { name: best, all: pool, score: score(best) }
+  return { name: best, all: pool, score: score(best), registers: registering.length > 0 }
+}
+
+/** How likely a class pair left open is the race: pairs of plugins that register (nothing waits for them) first, then the failure's words. */
+function likelihood([a, b]: readonly [{ score: number, registers: boolean }, { score: number, registers: boolean }]): number {
+  return (a.registers && b.registers ? 1_000 : 0) + a.score + b.score
 }
 
 /**
@@ -162,8 +168,8 @@ export async function isolateRace(configuration: string, candidates: Candidates,
     const [first, second] = key.split('|') as [string, string]
     return [namedIn(structure, members.get(first)!, score), namedIn(structure, members.get(second)!, score)] as const
   })
-  // Several class pairs left: the one the failure names most (the first of equals, as bisection left them).
-  const [a, b] = named.reduce((best, pair) => pair[0].score + pair[1].score > best[0].score + best[1].score ? pair : best)
+  // Several class pairs left: of two registering plugins, the one the failure names most (the first of equals, as bisection left them).
+  const [a, b] = named.reduce((best, pair) => likelihood(pair) > likelihood(best) ? pair : best)
   const single = a.all.length === 1 && b.all.length === 1
   return {
     plugins: [a.name, b.name],

@@ -143,6 +143,11 @@ describe('loadrace test narrowing a pinned test to its pair', () => {
       // confirming rerun loaded, both known already: each other order is one rerun, and nothing more.
       expect(blame.runs).toBeGreaterThanOrEqual(2)
       expect(report.summary.reruns).toBe(2 + blame.runs - 2)
+      // The natural side is rerun under the order the natural run realised, given as a row, not left to the machine.
+      expect(pinned!.pinsOne!.passing.run).toBe('natural')
+      const naturalOrder = report.runs.find(each => each.name === 'natural')!.processes.find(record => record.configuration === TIE)!.released
+      const rerun = JSON.parse(readFileSync(join(folder, 'runs', 'rerun-1', 'schedule.json'), 'utf8')) as { mode: string, rows: Record<string, string[]> }
+      expect(rerun).toMatchObject({ mode: 'row', rows: { [TIE]: naturalOrder } })
     } finally {
       rmSync(folder, { recursive: true, force: true })
     }

@@ -77,15 +77,41 @@ async function blameOf(configuration: string, passes: (applied: readonly string[
   return { race: race!, runs, flipped: candidates.pairs.length }
 }
 
+/** The diff vitest printed when the advanced pin broke (dsh's own failure, lines shortened). */
+const ADVANCED_FAILURE = [
+  'AssertionError: session 4f03: initial system prompt #1 diverged from advanced-toolchain/system-prompt.expected.md',
+  '- Expected', '+ Received', '', '@@ -15,12 +15,10 @@', '',
+  '  Track every background job id you start.', '',
+  '  Use goal tools for one long-running completion objective in the current session.', '',
+  '- Use the workflow tool ONLY when the user explicitly asks for a workflow or for large multi-agent orchestration.',
+  '-',
+  '  # Dynamic Cordis Plugins', '',
+  '  Dynamic Cordis plugins temporarily extend the current DSH process. A Plugin uses apply(ctx) to consume Services.',
+  '@@ -122,10 +120,12 @@', '',
+  '  - After a technical failure, use cordis_inspect_self to read the exact Package source and its message/stack.',
+  '  - Use the cordis-plugin-development Skill for other failure causes, repair procedures, and complete extension patterns.',
+  '+',
+  '+ Use the workflow tool ONLY when the user explicitly asks for a workflow or for large multi-agent orchestration.', '',
+  '  Use the ralph tool ONLY when the direct human explicitly asks for a Ralph loop.', '',
+  '  Use subagent in the background by default.',
+].join('\n')
+
 const before = (first: string, second: string) => (applied: readonly string[]) => applied.indexOf(first) < applied.indexOf(second)
 
 describe('blame names the two plugins a pinned test races on', () => {
   it('dsh\'s pty tie: tool-terminal against tool-jobs, which the spine mounts with dozens of others the load order cannot split', async () => {
     const { race, runs, flipped } = await blameOf(PTY, before(TERMINAL, JOBS), ['base.pty', 'base.acp-agent'], PTY_FAILURE)
     expect(flipped).toBeGreaterThan(10)
-    expect(runs).toBeLessThanOrEqual(6)
+    expect(runs).toBeLessThanOrEqual(10)
     expect(new Set(race.plugins)).toEqual(new Set([TERMINAL, JOBS]))
     expect(race.how).not.toBe('isolated')
+  })
+
+  it('dsh\'s advanced tie from the swap of workflow-worker-thread and the app entry, where 84 plugin pairs flip and some cannot be split: tool-workflow against tool-cordis', async () => {
+    const { race, runs, flipped } = await blameOf(ADVANCED, before('base.tool-workflow', 'base.tool-cordis'), ['base.workflow-worker-thread', 'base.acp-agent'], ADVANCED_FAILURE)
+    expect(flipped).toBeGreaterThan(50)
+    expect(runs).toBeLessThanOrEqual(10)
+    expect(new Set(race.plugins)).toEqual(new Set(['base.tool-workflow', 'base.tool-cordis']))
   })
 
   it('dsh\'s advanced tie: tool-workflow against tool-cordis', async () => {
@@ -105,7 +131,7 @@ describe('the failure text names a plugin of a class', () => {
 
   it('weighs a word by how few plugins carry it: `jobs` names tool-jobs over `agent` in agent-loop-invariant', () => {
     const { structure } = structureOf(PTY)
-    const score = failureScorer(structure, `${PTY_FAILURE}\n- an agent\n+ an agent`)
+    const score = failureScorer(structure, `${PTY_FAILURE}\n- an agent, an agent, an agent\n+ an agent, an agent, an agent`)
     expect(score(JOBS)).toBeGreaterThan(score('base.acp-agent › agent-spine-demo › agent-loop-invariant'))
     expect(score('base.acp-agent › agent-spine-demo › agent-loop-invariant')).toBeGreaterThan(0)
   })
