@@ -5,6 +5,7 @@
  * summary) around the command, its configurations' plans, one finding per
  * test and every run of the command.
  */
+import type { Apply } from '../preload/applies.js'
 import type { DecisionPoint } from '../preload/protocol.js'
 import type { Envelope } from './envelope.ts'
 import type { ProcessNote, TestFinding, TestVerdict } from '../verdict/test-verdict.ts'
@@ -76,7 +77,8 @@ export interface TestReportRun {
   rows: Readonly<Record<string, readonly string[]>>
   /** The command's output, relative to the report folder. */
   log: string
-  processes: readonly { configuration: string | null, requested: readonly DecisionPoint[], released: readonly string[] }[]
+  /** What each process booted and realised; when its plugins applied too, so a merge plans over applies as the run did. */
+  processes: readonly { configuration: string | null, requested: readonly DecisionPoint[], released: readonly string[], applies?: readonly Apply[] }[]
 }
 
 /** Why the run stopped before its end: the run it stopped in, and the runs of the plan that never ran. */

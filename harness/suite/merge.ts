@@ -158,6 +158,7 @@ export function mergeSuiteShards(given: readonly SuiteShard[]): TestReport {
           configuration: configuration.configuration, entries: configuration.entries, rows: rowCount(configuration), fromNatural: false, naturalOrders: 0, fromReference: false,
           processes: configuration.processes, over: configuration.plan.over ?? 'imports', ...units === undefined ? {} : { units },
           guarantee: formatGuarantee(proof.guarantee), ...proof.note === undefined ? {} : { note: proof.note },
+          ...proof.reach === undefined ? {} : { reach: proof.reach },
         }
       }),
       ...mergedReach(shards.map(shard => shard.report.reach)),

@@ -58,7 +58,7 @@ export function reportRun(run: CommandRun, folder: string): TestReportRun {
     durationMs: run.durationMs,
     rows: rowsOf(run),
     log: relative(folder, run.log).split('\\').join('/'),
-    processes: run.processes.map(({ configuration, requested, released }) => ({ configuration, requested, released })),
+    processes: run.processes.map(({ configuration, requested, released, applies }) => ({ configuration, requested, released, ...applies === undefined ? {} : { applies } })),
   }
 }
 

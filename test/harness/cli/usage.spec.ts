@@ -81,7 +81,7 @@ describe('usage errors exit 2 with one line naming the option, writing nothing',
     [['sweep', '--workers', '0'], /--workers: expected a whole number ≥ 1, got "0"/],
     [['sweep', '--format', 'xml'], /--format: unknown report format "xml"; allowed: json, md, junit, html/],
     [['sweep', '--format', ''], /--format: /],
-    [['sweep', '--strategy', 'dfs'], /--strategy: expected one of auto, exhaustive, random, pct, cover, got "dfs"/],
+    [['sweep', '--strategy', 'dfs'], /--strategy: expected one of auto, exhaustive, random, pct, cover, applies, got "dfs"/],
     [['sweep', '--variant', 'alphabetical'], /--variant: expected one of canonical,/],
     [['sweep', '--target', 'prod'], /--target: expected one of reference, dsh/],
     [['sweep', '--timeout', '5'], /--timeout: expected a whole number from 100 to 600000/],
@@ -101,7 +101,7 @@ describe('usage errors exit 2 with one line naming the option, writing nothing',
     [['--verison'], /^loadrace: unknown option --verison; did you mean --version\? /],
     [['sweep', '--budgett', '5'], /^loadrace sweep: unknown option --budgett; did you mean --budget\? \(see loadrace sweep --help\)$/m],
     [['sweep', '--updat-goldens'], /unknown option --updat-goldens; did you mean --update-goldens\?/],
-    [['sweep', '--strategy', 'exhaustiv'], /--strategy: expected one of auto, exhaustive, random, pct, cover, got "exhaustiv"; did you mean exhaustive\?$/m],
+    [['sweep', '--strategy', 'exhaustiv'], /--strategy: expected one of auto, exhaustive, random, pct, cover, applies, got "exhaustiv"; did you mean exhaustive\?$/m],
     [['replay', 'x@canonical:a', '--host', 'nod22'], /host "nod22": unknown facet "nod22"; did you mean node22\?/],
   ]
 
@@ -182,7 +182,7 @@ describe('exit codes of a sweep', () => {
     expect(passing.stderr).toBe('')
     expect(passing.code).toBe(0)
     expect(passing.stdout).toMatch(/^✓\s+pair\s+deterministic \(completed\)\s+exhaustive\s+2\/2$/m)
-    expect(passing.stdout).toMatch(/^✓\s+race\s+divergent \(completed\)\s+exhaustive\s+2\/2$/m)
+    expect(passing.stdout).toMatch(/^✓\s+race\s+divergent \(completed\)\s+exhaustive\s+2\/2  \(divergent, as its file expects\)$/m)
     expect(passing.stdout).toContain(join('r0', 'report.json'))
     expect((await readReport(join(dir.root, 'r0'))).summary).toMatchObject({ scenarios: 2, passed: 2, failed: 0 })
 

@@ -47,7 +47,7 @@ describe('the real command, set from the environment', () => {
     expect(await exists(join(dir.root, 'bad'))).toBe(false)
     const strategy = await runCli(['sweep', BUNDLED, '--report', 'bad'], { cwd: dir.root, env: { LOADRACE_STRATEGY: 'everything' } })
     expect(strategy.code).toBe(2)
-    expect(strategy.stderr).toBe('loadrace sweep: LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, got "everything"\n')
+    expect(strategy.stderr).toBe('loadrace sweep: LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, applies, got "everything"\n')
   })
 
   it('names each option\'s variable in --help', async () => {

@@ -40,7 +40,7 @@ const EACH_VARIABLE: Record<string, { text: string, resolved: Partial<Settings>,
 
 /** For each variable: a bad value, and the one line that says so. */
 const BAD_VALUE: Record<string, { text: string, error: string }> = {
-  LOADRACE_STRATEGY: { text: 'pctt', error: 'LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, got "pctt"; did you mean pct?' },
+  LOADRACE_STRATEGY: { text: 'pctt', error: 'LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, applies, got "pctt"; did you mean pct?' },
   LOADRACE_BUDGET: { text: 'many', error: 'LOADRACE_BUDGET: expected a whole number ≥ 1, got "many"' },
   LOADRACE_DEPTH: { text: '0', error: 'LOADRACE_DEPTH: expected a whole number ≥ 1, got "0"' },
   LOADRACE_STRENGTH: { text: '-2', error: 'LOADRACE_STRENGTH: expected a whole number ≥ 1, got "-2"' },
@@ -83,7 +83,7 @@ describe('resolveSettings', () => {
   it('gives each command its own defaults from the same table', () => {
     expect(resolveSettings({ command: 'matrix', env: {} })).toMatchObject({ budget: MATRIX_BUDGET, report: 'reports/matrix', format: ['json', 'md'] })
     expect(resolveSettings({ command: 'diff-targets', env: {} })).toMatchObject({ budget: MATRIX_BUDGET, report: 'reports/diff-targets', format: ['json', 'md'] })
-    expect(resolveSettings({ command: 'test', env: {} })).toMatchObject({ strategy: 'cover', strength: 2, budget: 50, report: 'reports/test' })
+    expect(resolveSettings({ command: 'test', env: {} })).toMatchObject({ strategy: 'applies', strength: 2, budget: 2, report: 'reports/test' })
     expect(resolveSettings({ command: 'snapshots', env: {} })).toMatchObject({ budget: 24 })
     expect(resolveSettings({ command: 'watch', env: {} })).toMatchObject({ workers: 1 })
     expect(errorOf(() => resolveSettings({ command: 'merge', env: {} })).message).toBe('--report: required; name the folder to write the report to')

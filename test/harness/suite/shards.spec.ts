@@ -44,7 +44,10 @@ describe('loadrace test in shards, merged', () => {
     // so the schedules alone make the plan and its claim does not hang on the references agreeing.
     expect(shards.flatMap(shard => shard.configurations.map(plan => plan.fromReference))).toEqual([false, false, false, false])
     expect(report.configurations.map(plan => plan.fromReference)).toEqual([false, false])
-    expect(report.configurations.map(plan => plan.guarantee)).toEqual(['t-way:2', 't-way:2'])
+    // The merge plans over applies as the shards did (their records keep when each plugin applied), and claims the
+    // pair cover over applies only because the applies of every process, both natural runs' among them, show it.
+    expect(report.configurations.map(plan => [plan.over, plan.guarantee, plan.note])).toEqual([['applies', 'applies:2', undefined], ['applies', 'applies:2', undefined]])
+    expect(report.configurations.map(plan => plan.reach?.orders.shown === plan.reach?.orders.owed)).toEqual([true, true])
   }, 300_000)
 
   it('refuses shards of different runs, and a missing shard', async () => {
