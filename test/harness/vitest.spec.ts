@@ -98,6 +98,6 @@ describe('the settings of a check', () => {
 
   it('refuse a bad option, naming it', () => {
     expect(() => checkSettings({ budget: 0 }, {})).toThrow('options.budget: expected a whole number ≥ 1, got "0"')
-    expect(() => checkSettings({}, { LOADRACE_STRATEGY: 'all' })).toThrow('LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, got "all"')
+    expect(() => checkSettings({}, { LOADRACE_STRATEGY: 'all' })).toThrow('LOADRACE_STRATEGY: expected one of auto, exhaustive, random, pct, cover, applies, got "all"')
   })
 })

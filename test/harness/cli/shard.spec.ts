@@ -88,7 +88,7 @@ describe('--shard i/n and loadrace merge', () => {
 
     const run = await runCli(['merge', 'half-1', 'half-2', '--report', 'half-merged', '--format', 'json,md'], { cwd: dir.root })
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^✓\s+race\s+divergent \(completed\)\s+exhaustive\s+2\/2$/m)
+    expect(run.stdout).toMatch(/^✓\s+race\s+divergent \(completed\)\s+exhaustive\s+2\/2  \(divergent, as its file expects\)$/m)
     const race = entry(await readReport(join(dir.root, 'half-merged')), 'race')
     expect(race).toMatchObject({ verdict: 'divergent', passed: true, explored: 2, distinctOutputs: 2, guarantee: 'exhaustive' })
     expect(race.outputs.map(output => [output.first, output.count])).toEqual([[0, 1], [1, 1]])
@@ -103,7 +103,7 @@ describe('--shard i/n and loadrace merge', () => {
       [['shard-1', 'shard-2', 'shard-2', 'shard-3'], 'loadrace merge: shard 2/3 is given twice (shard-2 and shard-2)\n'],
       [['shard-1', 'half-2'], 'loadrace merge: shard-1 is a shard of 3 but half-2 is a shard of 2\n'],
       [['full'], `loadrace merge: ${join('full', 'report.json')}: not a shard report (sweep with --shard i/n to make shards)\n`],
-      [['nowhere'], `loadrace merge: ${join('nowhere', 'report.json')}: no such file (each DIR must hold a sweep's report.json)\n`],
+      [['nowhere'], `loadrace merge: ${join('nowhere', 'report.json')}: no such file (each DIR must hold the report.json of a shard)\n`],
     ]
     for (const [dirs, message] of cases) {
       const out = captured()
