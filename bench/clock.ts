@@ -37,6 +37,8 @@ export interface TaskCost {
   ratio: number
   /** The per-call cost of each round (its median sample). */
   perRound: number[]
+  /** The `Error.stackTraceLimit` in force around every timed batch of this task; null when it was not the same throughout. */
+  stackTraceLimit: number | null
 }
 
 /** How long and how finely to compare. */
@@ -76,12 +78,19 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
   for (const task of tasks) await repeat(task.run, options.warmupCalls)
   const perRound = tasks.map((): number[] => [])
   const calls = tasks.map(() => 0)
+  // What each task ran under: a cost taken with the system's stack captures off is not comparable with one taken with them on.
+  const limits = tasks.map(() => new Set<unknown>())
+  const underLimit = async (index: number, run: () => unknown) => {
+    limits[index]!.add(Error.stackTraceLimit)
+    await run()
+    limits[index]!.add(Error.stackTraceLimit)
+  }
   for (let round = 0; round < options.rounds; round++) {
     const bench = new Bench({ now: options.now ?? cpuNow, time: options.msPerRound, iterations: options.minSamples ?? 5, warmup: false })
     const order = tasks.map((_, index) => (index + round) % tasks.length)
     for (const index of order) {
       const task = tasks[index]!
-      bench.add(task.name, () => repeat(task.run, options.batch), { async: true })
+      bench.add(task.name, () => underLimit(index, () => repeat(task.run, options.batch)), { async: true })
     }
     await bench.run()
     for (const index of order) {
@@ -98,6 +107,7 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
     calls: calls[index]!,
     ratio: median(perRound[index]!.map((cost, round) => cost / reference[round]!)),
     perRound: perRound[index]!,
+    stackTraceLimit: limits[index]!.size === 1 && typeof [...limits[index]!][0] === 'number' ? [...limits[index]!][0] as number : null,
   }))
 }
 

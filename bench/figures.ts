@@ -33,6 +33,8 @@ export interface BootVariant {
   msPerRun: number
   /** Against the first variant (the floor). */
   ratio: number
+  /** The `Error.stackTraceLimit` in force while it was timed (null: it changed): every variant of a comparison runs under the same one. */
+  stackTraceLimit: number | null
 }
 
 /** One harness interleaving against plain `ctx.plugin()` boots of the same composition. */
@@ -303,6 +305,8 @@ export interface TargetResult {
   target: number
   unit: string
   met: boolean
+  /** For a ratio of two boots: the `Error.stackTraceLimit` each side was timed under; a ratio whose sides differ (or changed it) is not met. */
+  stackTraceLimit?: { measured: number | null, reference: number | null }
 }
 
 /** Figures the bench reports without judging them, in report order. */

@@ -10,7 +10,7 @@ import type { Mounted, Observation } from '../harness/targets/target.ts'
 import { whenActive } from '../src/composition.ts'
 import { compareTasks, ratioOver } from './clock.ts'
 import type { BootVariant, InterleavingFigures } from './figures.ts'
-import { loaderBoot, withoutStacks, type ImportOrder } from './loader-boot.ts'
+import { loaderBoot, type ImportOrder } from './loader-boot.ts'
 import { ownerShares, profiled } from './profile.ts'
 import { HERE } from './machine.ts'
 
@@ -44,16 +44,14 @@ function toolPlugins(scenario: Scenario, mounted: Mounted) {
   })
 }
 
-/** The floor: base composition, each tool plugin through `ctx.plugin()`, one turn. */
-export function plainBoot(scenario: Scenario, teardown: boolean): Promise<Observation> {
-  return withoutStacks(async () => {
-    const { root, mounted } = mountBase(scenario)
-    await whenActive(root, 'agentLoop')
-    await Promise.all(toolPlugins(scenario, mounted).map(({ plugin }) => root.plugin(plugin)))
-    const observation = await mounted.runTurns(1)
-    if (teardown) disposeAll(root)
-    return observation
-  })
+/** The floor: base composition, each tool plugin through `ctx.plugin()`, one turn (under the process's `Error.stackTraceLimit`, as the harness runs). */
+export async function plainBoot(scenario: Scenario, teardown: boolean): Promise<Observation> {
+  const { root, mounted } = mountBase(scenario)
+  await whenActive(root, 'agentLoop')
+  await Promise.all(toolPlugins(scenario, mounted).map(({ plugin }) => root.plugin(plugin)))
+  const observation = await mounted.runTurns(1)
+  if (teardown) disposeAll(root)
+  return observation
 }
 
 /** The bytes a boot's observation projects to. */
@@ -83,7 +81,7 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
       throw new Error(`the real loader's boot of ${scenario.name} (imports ${order.kind}) does not reproduce the harness's bytes`)
     }
   }
-  const described: Omit<BootVariant, 'msPerRun' | 'ratio'>[] = [
+  const described: Omit<BootVariant, 'msPerRun' | 'ratio' | 'stackTraceLimit'>[] = [
     { name: 'floor', what: 'plain ctx.plugin() boot + one turn' },
     { name: 'floor + teardown', what: 'the same, plugins disposed afterwards' },
     { name: 'real loader', what: 'cordis loader entries, imports settled at once, + turn + teardown' },
@@ -97,7 +95,7 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, referenceTarget, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, referenceTarget, schedule) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 10, msPerRound: 500, batch: 2, warmupCalls: 60 })
-  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
+  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit }))
   const harness = variants[variants.length - 1]!
   const profile = await profiled(async () => {
     for (let i = 0; i < (options.quick ? 30 : 300); i++) await runInterleaving(scenario, referenceTarget, schedule)

@@ -21,7 +21,10 @@ import { isolate } from '../harness/runtime/workdir.ts'
  * No operation pool, no quiescence, no sandbox, no attribution, no
  * projection: what is left is the loader's own work and the system's (in a
  * fresh folder of its own, as every interleaving and dsh's own snapshot
- * harness run the app).
+ * harness run the app), under the same `Error.stackTraceLimit` as an
+ * interleaving: the process's own, which neither side changes (cordis
+ * captures a stack for many calls, so a floor timed with captures off is
+ * flattered).
  *
  * `at-once` settles every import as soon as the loader asks for it (a warm
  * module cache); `one-by-one` settles them in the given order, one macrotask
@@ -33,17 +36,6 @@ export type ImportOrder =
   | { kind: 'at-once' }
   /** `waitMs`: how long to wait for the loader to ask for the next import (default ten seconds). */
   | { kind: 'one-by-one', order: readonly string[], waitMs?: number }
-
-/** Runs `boot` with stack traces off, as the harness runs an interleaving (cordis builds many errors it never throws). */
-export async function withoutStacks<T>(boot: () => Promise<T>): Promise<T> {
-  const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
-  try {
-    return await boot()
-  } finally {
-    Error.stackTraceLimit = limit
-  }
-}
 
 /** Resolves once the loader asks for `label` (the include reads its file first); rejects after `waitMs`. */
 function askedFor(label: string, awaited: Map<string, () => void>, scenario: string, waitMs: number): Promise<void> {
@@ -62,52 +54,50 @@ function askedFor(label: string, awaited: Map<string, () => void>, scenario: str
  * projection's bytes, for checking that this boot reaches the very bytes the
  * harness does; else `undefined`.
  */
-export function loaderBoot(scenario: Scenario, target: Target, imports: ImportOrder, project = false): Promise<string | undefined> {
-  return withoutStacks(async () => {
-    const system = await target.system(scenario.system)
-    const classes = scheduledClasses(system)
-    // The same isolation as an interleaving's (a fresh folder, the scenario's variables, a snapshot's): the app reads them.
-    const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
-    const root = new system.cordis.Context()
-    const mounted = target.mount(root, mountOptionsOf(scenario, system, isolation.workdir))
-    // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
-    const host: PluginServices = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
-    const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
-    const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
-    const asked = new Map<string, () => void>()
-    const awaited = new Map<string, () => void>()
-    scheduleImports(root, (entryId) => {
-      const label = entryLabel(entryId)
-      const service = services.get(label)
-      const spec = specs.get(label)
-      const settlement = service ? { kind: 'value' as const, produce: () => ({ default: service.plugin }) } : spec && settlementOf(spec, host, classes)
-      if (settlement?.kind !== 'value') return Promise.reject(new Error(`the loader boot cannot import "${label}" of ${scenario.name}`))
-      if (imports.kind === 'at-once') return Promise.resolve(settlement.produce())
-      return new Promise((resolve) => {
-        asked.set(label, () => resolve(settlement.produce()))
-        awaited.get(label)?.()
-      })
+export async function loaderBoot(scenario: Scenario, target: Target, imports: ImportOrder, project = false): Promise<string | undefined> {
+  const system = await target.system(scenario.system)
+  const classes = scheduledClasses(system)
+  // The same isolation as an interleaving's (a fresh folder, the scenario's variables, a snapshot's): the app reads them.
+  const isolation = isolate(scenario.env, workdir => target.isolation?.(scenario, workdir) ?? {})
+  const root = new system.cordis.Context()
+  const mounted = target.mount(root, mountOptionsOf(scenario, system, isolation.workdir))
+  // Batches and `when:` guards of synthetic plugins need no scheduler here: every gate is open.
+  const host: PluginServices = { mounted, gate: () => Promise.resolve(), hasRegistered: () => true }
+  const specs = new Map(scenario.plugins.map(spec => [spec.id, spec]))
+  const services = new Map(mounted.entries.map(entry => [entry.id, entry]))
+  const asked = new Map<string, () => void>()
+  const awaited = new Map<string, () => void>()
+  scheduleImports(root, (entryId) => {
+    const label = entryLabel(entryId)
+    const service = services.get(label)
+    const spec = specs.get(label)
+    const settlement = service ? { kind: 'value' as const, produce: () => ({ default: service.plugin }) } : spec && settlementOf(spec, host, classes)
+    if (settlement?.kind !== 'value') return Promise.reject(new Error(`the loader boot cannot import "${label}" of ${scenario.name}`))
+    if (imports.kind === 'at-once') return Promise.resolve(settlement.produce())
+    return new Promise((resolve) => {
+      asked.set(label, () => resolve(settlement.produce()))
+      awaited.get(label)?.()
     })
-    try {
-      root.plugin(classes.Loader)
-      await whenActive(root, 'loader')
-      const loader = root.get('loader') as Loader
-      const mount = await rootMount(scenario, mounted.entries)
-      const updated = loader.root.update(mount.entries)
-      if (imports.kind === 'one-by-one') {
-        for (const label of imports.order) {
-          if (!asked.has(label)) await askedFor(label, awaited, scenario.name, imports.waitMs ?? 10_000)
-          asked.get(label)!()
-          await tick()
-        }
-      }
-      await updated
-      await loader.await()
-      const observation = await mounted.runTurns(scenario.turns)
-      return project ? projectWithBytes({ observation, loadErrors: [], stuck: null, inactive: inactiveEntries(root) }).json : undefined
-    } finally {
-      disposeAll(root)
-      isolation.end(false)
-    }
   })
+  try {
+    root.plugin(classes.Loader)
+    await whenActive(root, 'loader')
+    const loader = root.get('loader') as Loader
+    const mount = await rootMount(scenario, mounted.entries)
+    const updated = loader.root.update(mount.entries)
+    if (imports.kind === 'one-by-one') {
+      for (const label of imports.order) {
+        if (!asked.has(label)) await askedFor(label, awaited, scenario.name, imports.waitMs ?? 10_000)
+        asked.get(label)!()
+        await tick()
+      }
+    }
+    await updated
+    await loader.await()
+    const observation = await mounted.runTurns(scenario.turns)
+    return project ? projectWithBytes({ observation, loadErrors: [], stuck: null, inactive: inactiveEntries(root) }).json : undefined
+  } finally {
+    disposeAll(root)
+    isolation.end(false)
+  }
 }

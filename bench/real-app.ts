@@ -114,7 +114,7 @@ export async function measureRealApp(file: string, options: RealAppOptions): Pro
     }
   }
   options.onStep?.(`${scenario.name}: ${declared.length} operations, the same ${reference.length}-character projection through the harness and the real loader`)
-  const described: Omit<BootVariant, 'msPerRun' | 'ratio'>[] = [
+  const described: Omit<BootVariant, 'msPerRun' | 'ratio' | 'stackTraceLimit'>[] = [
     { name: 'real loader', what: 'the cordis.yml through the real cordis:include, every import settled at once, no scheduler; one turn; teardown' },
     { name: 'real loader, one by one', what: 'the same, imports settled one at a time in declaration order, a macrotask turn apart' },
     { name: 'harness', what: 'one scheduled interleaving in declaration order: releases, quiescence, stuck checks, sandbox, attribution, projection, hash' },
@@ -124,7 +124,7 @@ export async function measureRealApp(file: string, options: RealAppOptions): Pro
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, target, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, target, declared) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 1, warmupCalls: 3 } : { rounds: 10, msPerRound: 500, batch: 1, warmupCalls: 10 })
-  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio }))
+  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit }))
   const plan = planFor(scenario, { strategy: 'auto', budget: scenario.budget ?? 24, seed: '0' }, space).schedules
   return {
     scenario: scenario.name,

@@ -34,12 +34,19 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   ]
 }
 
+/** The `Error.stackTraceLimit` of a ratio's two sides, `measured / reference` (`—`: not a ratio of two boots, or not run). */
+function limitsOf(target: TargetResult): string {
+  const limits = target.stackTraceLimit
+  return limits === undefined ? '—' : `${limits.measured ?? 'varied'} / ${limits.reference ?? 'varied'}`
+}
+
 function targetLines(targets: readonly TargetResult[]): string[] {
-  return table(['target', 'measured', 'target', 'unit', 'met'], targets.map(target => [
+  return table(['target', 'measured', 'target', 'unit', 'Error.stackTraceLimit (measured / reference)', 'met'], targets.map(target => [
     `\`${target.id}\``,
     fixed(target.measured, 2),
     `${boundSymbol(target.id)} ${target.target}`,
     target.unit,
+    limitsOf(target),
     target.measured === null ? 'not run' : target.met ? 'yes' : '**no**',
   ]))
 }
@@ -63,6 +70,11 @@ function assemblyLines(figures: BenchFigures): string[] {
   ]
 }
 
+/** The `Error.stackTraceLimit` a variant was timed under (`varied` when it changed; `—` in a report written before it was recorded). */
+function stackLimit(variant: BootVariant): string {
+  return variant.stackTraceLimit === undefined ? '—' : String(variant.stackTraceLimit ?? 'varied')
+}
+
 /** `a`'s per-run cost over `b`'s, when both variants are present. */
 function relative(variants: readonly BootVariant[], a: string, b: string): number[] {
   const over = variants.find(variant => variant.name === a)
@@ -76,8 +88,8 @@ function interleavingLines(figures: BenchFigures): string[] {
   return [
     `Scenario \`${cost.scenario}\` (${cost.plugins} tool plugins), CPU time per run, medians over interleaved rounds.`,
     '',
-    ...table(['variant', 'what', 'CPU ms/run', '× floor'], cost.variants.map(variant => [
-      variant.name, variant.what, fixed(variant.msPerRun, 2), `${fixed(variant.ratio, 2)}×`,
+    ...table(['variant', 'what', 'CPU ms/run', '× floor', 'Error.stackTraceLimit'], cost.variants.map(variant => [
+      variant.name, variant.what, fixed(variant.msPerRun, 2), `${fixed(variant.ratio, 2)}×`, stackLimit(variant),
     ])),
     '',
     `Harness: **${fixed(cost.perSecond, 0)} interleavings/s** wall clock on one core (${fixed(cost.perCpuSecond, 0)} per CPU second).`,
@@ -103,8 +115,8 @@ function realLines(real: RealAppFigures | null): string[] {
     `Scenario \`${real.scenario}\` (\`${real.file}\`, target \`${real.target}\`): ${real.entries} loader entries mounted through the real `
       + `\`cordis:include\`; every variant reaches the same ${real.projectionChars}-character projection. CPU time per run, medians over interleaved rounds.`,
     '',
-    ...table(['variant', 'what', 'CPU ms/run', '× real loader'], real.variants.map(variant => [
-      variant.name, variant.what, fixed(variant.msPerRun, 2), `${fixed(variant.ratio, 2)}×`,
+    ...table(['variant', 'what', 'CPU ms/run', '× real loader', 'Error.stackTraceLimit'], real.variants.map(variant => [
+      variant.name, variant.what, fixed(variant.msPerRun, 2), `${fixed(variant.ratio, 2)}×`, stackLimit(variant),
     ])),
     '',
     `Throughput over the scenario's own plan (${throughput.interleavings} interleavings): `

@@ -1,4 +1,4 @@
-import { REAL_APP_SCENARIO, type BenchFigures, type BugId, type ReportedFigure, type ReportedId, type TargetId, type TargetResult } from './figures.ts'
+import { REAL_APP_SCENARIO, type BenchFigures, type BootVariant, type BugId, type ReportedFigure, type ReportedId, type TargetId, type TargetResult } from './figures.ts'
 
 /** The strategy label of the covering strategy at strength 3 in the power table. */
 export const COVER_T3 = 'cover (t=3)'
@@ -13,6 +13,14 @@ interface TargetRule {
   target: number
   unit: string
   measure: (figures: BenchFigures) => number | null
+  /** For a ratio of two boots: the measured side and the reference side (each timed under its own `Error.stackTraceLimit`). */
+  sides?: (figures: BenchFigures) => [BootVariant | undefined, BootVariant | undefined] | undefined
+}
+
+/** The harness variant and the real loader (imports at once) of a comparison. */
+function harnessOverLoader(variants: readonly BootVariant[] | undefined): [BootVariant | undefined, BootVariant | undefined] | undefined {
+  if (variants === undefined) return undefined
+  return [variants.find(variant => variant.name === 'harness'), variants.find(variant => variant.name === 'real loader')]
 }
 
 function maxOf(values: readonly number[]): number | null {
@@ -45,9 +53,9 @@ function helperRatio(figures: BenchFigures, index: number): number | null {
 const RULES: readonly TargetRule[] = [
   { id: 'assembly-ratio', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, false) },
   { id: 'assembly-ratio-toolorder', bound: 'at-most', target: 1.5, unit: '× floor (worst T)', measure: figures => assemblyRatio(figures, true) },
-  { id: 'interleaving-overhead-loader', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.interleaving?.loaderRatio ?? null },
-  { id: 'real-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.real?.overhead ?? null },
-  { id: 'workspace-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× dsh\'s own loader (imports at once) and turn', measure: figures => figures.workspace?.overhead ?? null },
+  { id: 'interleaving-overhead-loader', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.interleaving?.loaderRatio ?? null, sides: figures => harnessOverLoader(figures.interleaving?.variants) },
+  { id: 'real-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.real?.overhead ?? null, sides: figures => harnessOverLoader(figures.real?.variants) },
+  { id: 'workspace-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× dsh\'s own loader (imports at once) and turn', measure: figures => figures.workspace?.overhead ?? null, sides: figures => harnessOverLoader(figures.workspace?.variants) },
   { id: 'workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.synthetic.efficiency ?? null },
   { id: 'real-workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.real.efficiency ?? null },
   { id: 'sweep-memory-growth', bound: 'at-most', target: 50, unit: 'MB RSS', measure: figures => figures.memory?.synthetic.growthMb ?? null },
@@ -111,11 +119,18 @@ export function boundSymbol(id: TargetId): '≤' | '≥' {
   return RULES.find(rule => rule.id === id)?.bound === 'at-least' ? '≥' : '≤'
 }
 
-/** Judges the figures against every target, in `TARGET_IDS` order; a target whose section did not run is not met. */
+/**
+ * Judges the figures against every target, in `TARGET_IDS` order; a target whose section did not run is not met, nor is
+ * a ratio whose two sides were not timed under one and the same `Error.stackTraceLimit` (a side with the system's stack
+ * captures off is flattered), and the limit of each side is stated with it.
+ */
 export function targetsOf(figures: BenchFigures): TargetResult[] {
   return RULES.map((rule) => {
     const measured = rule.measure(figures)
-    const met = measured !== null && (rule.bound === 'at-most' ? measured <= rule.target : measured >= rule.target)
-    return { id: rule.id, measured, target: rule.target, unit: rule.unit, met }
+    const sides = measured === null ? undefined : rule.sides?.(figures)
+    const stackTraceLimit = sides && { measured: sides[0]?.stackTraceLimit ?? null, reference: sides[1]?.stackTraceLimit ?? null }
+    const comparable = stackTraceLimit === undefined || (stackTraceLimit.measured !== null && stackTraceLimit.measured === stackTraceLimit.reference)
+    const met = measured !== null && comparable && (rule.bound === 'at-most' ? measured <= rule.target : measured >= rule.target)
+    return { id: rule.id, measured, target: rule.target, unit: rule.unit, met, ...stackTraceLimit === undefined ? {} : { stackTraceLimit } }
   })
 }

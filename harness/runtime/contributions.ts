@@ -80,8 +80,10 @@ export function watchContributions(root: Context): { read(): Contributions } {
   const owners = { tool: new Map<string, { owner: string, plugin?: string }>(), section: new Map<string, { owner: string, plugin?: string, order?: number }>() }
   let last: { sections: unknown[], tools: unknown[] } | undefined
   const probe = (name: string, install: (service: object) => void) => {
-    root.inject([name], (ctx) => {
-      const service = ctx.get(name) as object | undefined
+    // The registry and reflect services behind the `inject` and `get` mixins: the same plugin and lookup, without
+    // the Error cordis builds for every mixin read through a context.
+    root.registry.inject([name], (ctx) => {
+      const service = ctx.reflect.get(name) as object | undefined
       if (service) install(service)
     })
   }

@@ -25,7 +25,8 @@ function inactivity(entry: Entry): Omit<InactiveEntry, 'id'> | undefined {
     case FIBER.ACTIVE: return undefined
     case FIBER.FAILED: return { reason: 'failed' }
     case FIBER.PENDING: {
-      const waiting = Object.keys(fiber.inject).filter(name => fiber.ctx.get(name) === undefined)
+      const reflect = fiber.ctx.reflect
+      const waiting = Object.keys(fiber.inject).filter(name => reflect.get(name) === undefined)
       return { reason: 'waiting', waiting }
     }
     default: return { reason: STATE_NAMES[fiber.state] ?? `state ${fiber.state}` }
@@ -34,7 +35,8 @@ function inactivity(entry: Entry): Omit<InactiveEntry, 'id'> | undefined {
 
 /** Every loader entry under `root` (nested includes and groups too) that is not active, by label. */
 export function inactiveEntries(root: Context): InactiveEntry[] {
-  const loader = root.get('loader') as Loader | undefined
+  // `root.reflect.get`, not the `root.get` mixin: the same lookup without the Error cordis builds for an accessor read.
+  const loader = root.reflect.get('loader') as Loader | undefined
   if (!loader) return []
   const found: InactiveEntry[] = []
   for (const entry of loader.entries()) {

@@ -63,9 +63,11 @@ export async function setUp(run: Interleaving): Promise<void> {
     if (!spec) return Promise.reject(new Error(`no plugin "${label}" in scenario ${scenario.name}`))
     return pool.hold(label, settlementOf(spec, pluginNeeds, run.classes))
   })
-  inSystem(run, () => root.plugin(run.classes.Loader))
+  // `root.registry` and `root.reflect` are the services behind cordis's `root.plugin` and `root.get` mixins, read
+  // without the accessor lookup (cordis builds an Error for every context property that is not the context's own).
+  inSystem(run, () => root.registry.plugin(run.classes.Loader))
   await settle(run)
-  const loader = root.get('loader') as Loader | undefined
+  const loader = root.reflect.get('loader') as Loader | undefined
   if (!loader) throw new Error('scheduled loader did not start')
   run.loader = loader
   run.options.onPhase?.('setup')

@@ -20,6 +20,7 @@
  */
 import { createHook } from 'node:async_hooks'
 import { constants } from 'node:os'
+import { destroyWatch } from './destroy-watch.ts'
 import { pause } from './quiescence.ts'
 import { realNow } from './real-clock.ts'
 import { currentScope, type OpenedIo } from './sut-context.ts'
@@ -56,6 +57,14 @@ interface Opened extends OpenedIo {
 const open = new Map<number, Opened>()
 let nextThreadId = -1
 
+/** Hears of a handle's destruction; on only while a handle or thread is open (see `destroy-watch.ts`). */
+const destroyed = destroyWatch((id) => {
+  const opened = open.get(id)
+  if (!opened) return
+  opened.closed = true
+  open.delete(id)
+}, () => open.size === 0)
+
 const hook = createHook({
   init(id, type, _trigger, resource) {
     if (!HANDLE_TYPES.has(type)) return
@@ -63,13 +72,8 @@ const hook = createHook({
     if (scope === undefined) return
     const opened: Opened = { type, chain: scope.chain, handle: resource as NativeHandle, thread: undefined, closed: false }
     open.set(id, opened)
+    destroyed.tracking()
     scope.monitor.realIoOpened?.(opened)
-  },
-  destroy(id) {
-    const opened = open.get(id)
-    if (!opened) return
-    opened.closed = true
-    open.delete(id)
   },
 })
 hook.enable()
@@ -81,12 +85,14 @@ export function threadStarted(thread: Thread): { exited(): void } {
   const opened: Opened = { type: 'WORKER', chain: scope?.chain ?? '', handle: undefined, thread, closed: false }
   if (scope !== undefined) {
     open.set(id, opened)
+    destroyed.tracking()
     scope.monitor.realIoOpened?.(opened)
   }
   return {
     exited() {
       opened.closed = true
       open.delete(id)
+      destroyed.settle()
     },
   }
 }

@@ -214,7 +214,8 @@ export function openInterleaving(scenario: Scenario, target: Target, system: Sys
     scenario, target, system, classes, schedule, options, deadline, root, pool, monitor, dropped, sandbox, loadErrors,
     baseline, realIo, statusChanges: 0, isolation, crashWatch, output: new OutputCapture(monitor), stopped: false, waitedOut: false, endedEarly,
   }
-  root.on('internal/status', () => { run.statusChanges++ })
+  // Through the events service itself: `root.on` is a mixin accessor, and cordis builds an Error for every such read.
+  root.events.on('internal/status', () => { run.statusChanges++ })
   // Before the sandbox: its snapshot of process listeners then holds the watch's own.
   crashWatch.install()
   run.output.install()

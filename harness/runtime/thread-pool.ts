@@ -14,6 +14,7 @@
  * given to the callback that write produces.
  */
 import { createHook } from 'node:async_hooks'
+import { destroyWatch } from './destroy-watch.ts'
 
 const pending = new Set<number>()
 /** Crypto jobs created and not yet called back, until it is known whether they run asynchronously. */
@@ -28,6 +29,12 @@ interface AsyncWritable {
   write(...args: unknown[]): unknown
 }
 
+/** Hears of a handle or job destroyed without calling back; on only while one is pending (see `destroy-watch.ts`). */
+const destroyed = destroyWatch((id) => {
+  pending.delete(id)
+  jobs.delete(id)
+}, () => pending.size === 0 && jobs.size === 0)
+
 const hook = createHook({
   init(id, type, _trigger, resource) {
     if (type === 'ZLIB') {
@@ -36,19 +43,17 @@ const hook = createHook({
       if (typeof write !== 'function') return
       handle.write = function (this: AsyncWritable, ...args: unknown[]) {
         pending.add(id)
+        destroyed.tracking()
         return write.apply(this, args)
       }
     } else if (isThreadPoolJob(type)) {
       jobs.set(id, new WeakRef(resource as { ondone?: unknown }))
+      destroyed.tracking()
     }
   },
   before(id) {
-    pending.delete(id)
-    jobs.delete(id)
-  },
-  destroy(id) {
-    pending.delete(id)
-    jobs.delete(id)
+    const wasPending = pending.delete(id)
+    if (jobs.delete(id) || wasPending) destroyed.settle()
   },
 })
 hook.enable()
@@ -60,5 +65,6 @@ export function threadPoolWorkInFlight(): boolean {
   for (const [id, job] of jobs) {
     if (typeof job.deref()?.ondone !== 'function') jobs.delete(id)
   }
+  destroyed.settle()
   return pending.size > 0 || jobs.size > 0
 }

@@ -16,7 +16,7 @@
  * `process.cwd()` alone answers the interleaving's folder (paths resolved with
  * `path.resolve` follow it, relative file operations do not).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isMainThread } from 'node:worker_threads'
@@ -68,6 +68,23 @@ process.on('exit', () => {
   for (const root of unended) rmSync(root, { recursive: true, force: true })
 })
 
+/**
+ * Removes an interleaving's folder. Most interleavings leave their working
+ * directory and home empty: then the three folders go with one `rmdir` each,
+ * without the lookups of a recursive removal (which lists and inspects every
+ * folder it removes, every interleaving); anything left in them is removed
+ * recursively.
+ */
+function removeFolder(workdir: Workdir): void {
+  try {
+    rmdirSync(workdir.cwd)
+    rmdirSync(workdir.home)
+    rmdirSync(workdir.root)
+  } catch {
+    rmSync(workdir.root, { recursive: true, force: true, maxRetries: 3 })
+  }
+}
+
 /** Starts the isolation of one interleaving: its folders, `env` and the target's extras. */
 export function isolate(env: Readonly<Record<string, string>>, extras: (workdir: Workdir) => IsolationExtras = () => ({})): Isolation {
   const root = mkdtempSync(join(tmpdir(), 'loadrace-'))
@@ -89,7 +106,7 @@ export function isolate(env: Readonly<Record<string, string>>, extras: (workdir:
       leave()
       restoreEnv()
       if (keep) return root
-      rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+      removeFolder(workdir)
       return undefined
     },
   }

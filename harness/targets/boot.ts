@@ -5,6 +5,7 @@ const REQUIRED = ['systemPrompt', 'agentLoop'] as const
 
 /** After boot: why no turn can run (the first required service that never became active), or undefined. */
 export function missingService(root: Context): string | undefined {
-  const missing = REQUIRED.find(name => root.get(name) === undefined)
+  const reflect = root.reflect
+  const missing = REQUIRED.find(name => reflect.get(name) === undefined)
   return missing && `service "${missing}" is not available after boot`
 }

@@ -41,7 +41,10 @@ function mount(root: Context, options: MountOptions): Mounted {
     agent: { provider, model },
   })
   const racing = options.services === 'entries'
-  for (const part of [...controls, ...racing ? [] : services, ...checks]) root.plugin(part.plugin, part.config)
+  // The registry and events services behind cordis's `root.plugin` and `root.on` mixins, read once: every mixin
+  // read through a context makes cordis build an Error (with its stack) before it finds the accessor.
+  const { registry, events } = root
+  for (const part of [...controls, ...racing ? [] : services, ...checks]) registry.plugin(part.plugin, part.config)
   return {
     entries: racing ? serviceEntries(services) : [],
     toolService: 'tools',
@@ -52,9 +55,11 @@ function mount(root: Context, options: MountOptions): Mounted {
     bootProblem: () => missingService(root),
     async runTurns(turns) {
       const live: LiveRecord[] = []
-      root.on('agent/status', ({ status }) => { live.push({ event: 'agent/status', status }) })
-      root.on('agent/error', ({ turn, step, error }) => { live.push({ event: 'agent/error', turn, step, message: messageOf(error) }) })
-      const agent = root.agentLoop.create(cwd === undefined ? {} : { cwd })
+      events.on('agent/status', ({ status }) => { live.push({ event: 'agent/status', status }) })
+      events.on('agent/error', ({ turn, step, error }) => { live.push({ event: 'agent/error', turn, step, message: messageOf(error) }) })
+      // What `root.agentLoop` answers on the root (whose fiber has no runtime), without the Error of a proxy miss.
+      const agentLoop = root.reflect.get('agentLoop', false) as Context['agentLoop']
+      const agent = agentLoop.create(cwd === undefined ? {} : { cwd })
       for (let turn = 1; turn <= turns; turn++) {
         agent.followup(`turn ${turn}`)
         await agent.idle()

@@ -49,10 +49,10 @@ function figures(): BenchFigures {
       scenario: 'eight-tools',
       plugins: 8,
       variants: [
-        { name: 'floor', what: 'plain boot', msPerRun: 2, ratio: 1 },
-        { name: 'real loader', what: 'loader boot', msPerRun: 4, ratio: 2 },
-        { name: 'real loader, one by one', what: 'loader boot, one at a time', msPerRun: 4.4, ratio: 2.2 },
-        { name: 'harness', what: 'one interleaving', msPerRun: 5.6, ratio: 2.8 },
+        { name: 'floor', what: 'plain boot', msPerRun: 2, ratio: 1, stackTraceLimit: 10 },
+        { name: 'real loader', what: 'loader boot', msPerRun: 4, ratio: 2, stackTraceLimit: 10 },
+        { name: 'real loader, one by one', what: 'loader boot, one at a time', msPerRun: 4.4, ratio: 2.2, stackTraceLimit: 10 },
+        { name: 'harness', what: 'one interleaving', msPerRun: 5.6, ratio: 2.8, stackTraceLimit: 10 },
       ],
       ratio: 2.8,
       loaderRatio: 1.4,
@@ -70,9 +70,9 @@ function figures(): BenchFigures {
       entries: 29,
       projectionChars: 77_099,
       variants: [
-        { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 22, ratio: 1 },
-        { name: 'real loader, one by one', what: 'one at a time', msPerRun: 24.2, ratio: 1.1 },
-        { name: 'harness', what: 'one scheduled interleaving', msPerRun: 26.4, ratio: 1.2 },
+        { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 22, ratio: 1, stackTraceLimit: 10 },
+        { name: 'real loader, one by one', what: 'one at a time', msPerRun: 24.2, ratio: 1.1, stackTraceLimit: 10 },
+        { name: 'harness', what: 'one scheduled interleaving', msPerRun: 26.4, ratio: 1.2, stackTraceLimit: 10 },
       ],
       overhead: 1.2,
       throughput: {
@@ -97,8 +97,8 @@ function figures(): BenchFigures {
       entries: 30,
       projectionChars: 180_000,
       variants: [
-        { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 200, ratio: 1 },
-        { name: 'harness', what: 'one scheduled interleaving', msPerRun: 280, ratio: 1.4 },
+        { name: 'real loader', what: 'the cordis.yml through cordis:include', msPerRun: 200, ratio: 1, stackTraceLimit: 10 },
+        { name: 'harness', what: 'one scheduled interleaving', msPerRun: 280, ratio: 1.4, stackTraceLimit: 10 },
       ],
       overhead: 1.4,
       throughput: {
@@ -168,7 +168,9 @@ describe('reports/bench.json', () => {
     expect(report.helper).toEqual(figures().helper)
     expect(report.targets.map(target => target.id)).toEqual([...TARGET_IDS])
     for (const target of report.targets) {
-      expect(Object.keys(target).sort()).toEqual(['id', 'measured', 'met', 'target', 'unit'])
+      // A ratio of two boots states the Error.stackTraceLimit each side was timed under.
+      const boots = ['interleaving-overhead-loader', 'real-interleaving-overhead', 'workspace-interleaving-overhead'].includes(target.id as string)
+      expect(Object.keys(target).sort()).toEqual(['id', 'measured', 'met', ...boots ? ['stackTraceLimit'] : [], 'target', 'unit'])
       expect(typeof target.unit).toBe('string')
       expect(typeof target.met).toBe('boolean')
     }
@@ -213,6 +215,21 @@ describe('reports/bench.json', () => {
     expect(targets['test-preload-overhead']).toMatchObject({ measured: 1.03, target: 1.05, met: true })
     expect(targets['test-tier-overhead']?.measured).toBeCloseTo(200 / 60)
     expect(targets['test-tier-overhead']).toMatchObject({ target: 3, met: false })
+  })
+
+  it('states the Error.stackTraceLimit of both sides of each boot ratio, and judges no ratio whose sides differ in it', () => {
+    const targets = (base: ReturnType<typeof figures>) => Object.fromEntries((JSON.parse(renderBenchJson(base)) as { targets: { id: string, met: boolean, stackTraceLimit?: unknown }[] })
+      .targets.map(target => [target.id, target]))
+    expect(targets(figures())['real-interleaving-overhead']).toMatchObject({ met: true, stackTraceLimit: { measured: 10, reference: 10 } })
+    expect(targets(figures())['interleaving-overhead-loader']).toMatchObject({ stackTraceLimit: { measured: 10, reference: 10 } })
+    // The real loader timed with stack captures off (limit 0): flattered, so the ratio is not met however low.
+    const real = figures().real!
+    const flattered = { ...figures(), real: { ...real, variants: real.variants.map(variant => variant.name === 'real loader' ? { ...variant, stackTraceLimit: 0 } : variant) } }
+    expect(targets(flattered)['real-interleaving-overhead']).toMatchObject({ measured: 1.2, met: false, stackTraceLimit: { measured: 10, reference: 0 } })
+    // A side under which the limit changed is not comparable either.
+    const varied = { ...figures(), real: { ...real, variants: real.variants.map(variant => variant.name === 'harness' ? { ...variant, stackTraceLimit: null } : variant) } }
+    expect(targets(varied)['real-interleaving-overhead']).toMatchObject({ met: false, stackTraceLimit: { measured: null, reference: 10 } })
+    expect(renderBenchMarkdown(flattered)).toContain('| `real-interleaving-overhead` | 1.20 | ≤ 1.3 | × the real loader (imports at once) | 10 / 0 | **no** |')
   })
 
   it('reads the reported figures from their sections', () => {
@@ -261,9 +278,9 @@ describe('reports/bench.md', () => {
       const row = rows.find(cells => cells[0] === `\`${id}\``)
       expect(row, id).toBeDefined()
     }
-    expect(rows.find(cells => cells[0] === '`cover-t3-n16`')).toEqual(['`cover-t3-n16`', '30.00', '≤ 24', 'interleavings', '**no**'])
+    expect(rows.find(cells => cells[0] === '`cover-t3-n16`')).toEqual(['`cover-t3-n16`', '30.00', '≤ 24', 'interleavings', '—', '**no**'])
     expect(rows.find(cells => cells[0] === '`real-workers-efficiency`')?.slice(1, 3)).toEqual(['0.97', '≥ 0.95'])
-    expect(rows.find(cells => cells[0] === '`interleaving-overhead-loader`')?.slice(1)).toEqual(['1.40', '≤ 1.3', '× the real loader (imports at once)', '**no**'])
+    expect(rows.find(cells => cells[0] === '`interleaving-overhead-loader`')?.slice(1)).toEqual(['1.40', '≤ 1.3', '× the real loader (imports at once)', '10 / 10', '**no**'])
   })
 
   it('puts every reported figure in a table of its own, without a bound', () => {
@@ -272,7 +289,7 @@ describe('reports/bench.md', () => {
   })
 
   it('renders the real application against the real loader, its phases and owners', () => {
-    expect(rows).toContainEqual(['harness', 'one scheduled interleaving', '26.40', '1.20×'])
+    expect(rows).toContainEqual(['harness', 'one scheduled interleaving', '26.40', '1.20×', '10'])
     expect(rows).toContainEqual(['projection', 'bytes and hash', '0.75'])
     expect(rows).toContainEqual(['total', '', '14.75'])
     expect(rows).toContainEqual(['loadrace: projection and hash', 'yes', '3.0 %', '0.75'])

@@ -57,7 +57,9 @@ type Listener = (this: Fiber, ...args: unknown[]) => unknown
 type UntypedOn = (this: Context, name: string, listener: Listener, options?: object) => () => boolean
 
 function on(ctx: Context, name: string, listener: Listener, options?: object): () => boolean {
-  return (ctx.on as unknown as UntypedOn).call(ctx, name, listener, options)
+  // The events service's own `on` (what the `ctx.on` mixin calls), without the Error cordis builds for a mixin read.
+  const events = ctx.events
+  return (events.on as unknown as UntypedOn).call(events as unknown as Context, name, listener, options)
 }
 
 /** Mounts nothing of loadrace's own on `root`: only what lets loadrace drive and observe the application the entries mount. */
@@ -95,7 +97,8 @@ export function mountApplication(root: Context, options: MountOptions): Mounted 
       return standInModelPlugin(packagesOf(options.system), options.model) as never
     },
     bootProblem() {
-      const missing = SPINE_SERVICES.find(name => root.get(name) === undefined)
+      const reflect = root.reflect
+      const missing = SPINE_SERVICES.find(name => reflect.get(name) === undefined)
       if (missing !== undefined) return `service "${missing}" is not available after boot: the application mounts no agent spine providing it`
       if (!bridged) return 'the application mounts no ACP bridge (@deepseek-ai/dsh-acp) for loadrace to drive its turn through'
       return undefined
@@ -104,7 +107,7 @@ export function mountApplication(root: Context, options: MountOptions): Mounted 
       const dsh = packagesOf(options.system)
       const { steps, answers } = stepsOf(options.snapshot, turns)
       const client = new AcpClient(transport, answers)
-      const sessions = root.get('sessions') as { get(id: string): { events: readonly Record<string, unknown>[] } | undefined }
+      const sessions = root.reflect.get('sessions') as { get(id: string): { events: readonly Record<string, unknown>[] } | undefined }
       // Live notifications of every agent, in order; those of the session the client creates are kept.
       const heard: { agent: string, record: LiveRecord }[] = []
       const agentOf = (payload: unknown) => String((payload as { agent?: { id?: unknown } }).agent?.id)

@@ -45,13 +45,15 @@ export function mountComposition(root: Context, options: Pick<MountOptions, 'con
   const dsh = packagesOf(options.system)
   const adapter = new (recordingAdapterClass(dsh))()
   const { provider = MOCK_PROVIDER, model = MOCK_MODEL, cwd } = options.base.agent ?? {}
-  root.plugin(dsh.LlmRuntime)
-  root.plugin(dsh.SessionStore)
-  root.plugin(dsh.SystemPrompt, systemPromptConfig(options.config, options.base))
-  root.plugin(dsh.ToolRuntime, options.base.tools ?? {})
-  root.plugin(dsh.AgentRegistry)
-  root.plugin(dsh.AgentLoop, { agents: [] })
-  root.plugin({
+  // The registry behind cordis's `root.plugin` mixin, read once (each mixin read through a context builds an Error).
+  const registry = root.registry
+  registry.plugin(dsh.LlmRuntime)
+  registry.plugin(dsh.SessionStore)
+  registry.plugin(dsh.SystemPrompt, systemPromptConfig(options.config, options.base))
+  registry.plugin(dsh.ToolRuntime, options.base.tools ?? {})
+  registry.plugin(dsh.AgentRegistry)
+  registry.plugin(dsh.AgentLoop, { agents: [] })
+  registry.plugin({
     name: 'loadrace-mock-adapter',
     inject: ['llm'],
     apply(ctx: Context) {
@@ -59,8 +61,8 @@ export function mountComposition(root: Context, options: Pick<MountOptions, 'con
     },
   })
   if (options.invariant) {
-    root.plugin(dsh.InvariantRegistry)
-    root.plugin(dsh.agentLoopInvariant)
+    registry.plugin(dsh.InvariantRegistry)
+    registry.plugin(dsh.agentLoopInvariant)
   }
   return {
     root,

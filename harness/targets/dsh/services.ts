@@ -49,13 +49,14 @@ interface DshServices {
 
 /** The dsh service `name` as seen from `ctx` (traced to that context), or undefined when it is not active. */
 export function dshService<K extends keyof DshServices>(ctx: Context, name: K): DshServices[K] | undefined {
-  const value: unknown = ctx.get(name)
+  // `ctx.reflect.get` is what the `ctx.get` mixin calls, without the Error cordis builds for a mixin read.
+  const value: unknown = ctx.reflect.get(name)
   return value as DshServices[K] | undefined
 }
 
 /** Whether a service of this name is active on `ctx`. */
 export function isServiceActive(ctx: Context, name: string): boolean {
-  return ctx.get(name) !== undefined
+  return ctx.reflect.get(name) !== undefined
 }
 
 /** Live dsh agent notifications this target records. */
@@ -66,6 +67,6 @@ type UntypedOn = (this: Context, name: string, listener: (payload: unknown) => v
 /** Listens to a dsh live event on `ctx`; the payload is read by the caller. Returns the disposer. */
 export function listen(ctx: Context, name: DshLiveEvent, listener: (payload: unknown) => void): () => boolean {
   // Cordis types `on` by the program's Events augmentation (the reference's payload types); dsh payloads are narrowed by the caller instead.
-  const on = ctx.on as unknown as UntypedOn
-  return on.call(ctx, name, listener)
+  const events = ctx.events
+  return (events.on as unknown as UntypedOn).call(events as unknown as Context, name, listener)
 }

@@ -3,7 +3,7 @@
  * home, the scenario's `env:`, all in force from before the base composition
  * mounts until the interleaving ends, then undone and removed.
  */
-import { existsSync, readdirSync, realpathSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { isolate } from '../../../harness/runtime/workdir.ts'
@@ -67,6 +67,22 @@ describe('the isolation of one interleaving', () => {
     expect(process.env.HOME).toBe(before.home)
     expect(process.env.LOADRACE_TEST_FLAVOUR).toBe(before.flavour)
     expect(existsSync(workdir.root)).toBe(false)
+  })
+
+  it('removes the folder whatever the system left in its working directory and home', () => {
+    const isolation = isolate({})
+    const { workdir } = isolation
+    mkdirSync(join(workdir.cwd, 'nested'))
+    writeFileSync(join(workdir.cwd, 'nested', 'file.txt'), 'left behind')
+    writeFileSync(join(workdir.home, '.rc'), 'left behind')
+    writeFileSync(join(workdir.root, 'beside.txt'), 'left behind')
+    expect(isolation.end(false)).toBeUndefined()
+    expect(existsSync(workdir.root)).toBe(false)
+    // Only the home written to: the working directory went with one rmdir, the rest recursively.
+    const second = isolate({})
+    writeFileSync(join(second.workdir.home, '.rc'), 'left behind')
+    expect(second.end(false)).toBeUndefined()
+    expect(existsSync(second.workdir.root)).toBe(false)
   })
 
   it('keeps the folder when asked, and says where', () => {
