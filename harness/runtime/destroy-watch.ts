@@ -7,9 +7,11 @@
  * the system makes thousands. Loadrace needs to hear of the destruction of a
  * few handles and jobs only (`real-io.ts`, `thread-pool.ts`), and only once
  * it has seen one created, so the hook is enabled then and disabled when
- * nothing is tracked any more. Node asks the hooks enabled when a resource is
- * destroyed, not those enabled when it was created, so nothing tracked is
- * missed.
+ * nothing is tracked any more. For the native handles, requests and jobs
+ * tracked here, Node asks the hooks enabled when the resource is destroyed,
+ * not those enabled when it was created, so nothing tracked is missed (a
+ * promise is different: its destroy is registered at its creation, and no
+ * promise is tracked).
  */
 import { createHook } from 'node:async_hooks'
 
