@@ -20,3 +20,42 @@ export function arrangedOrder(structure: ApplyStructure, base: readonly string[]
   }
   return realisable(climb(base, score, rng, steps).order, structure.requires)
 }
+
+/** Plugin pairs that move together (one pair of classes), each (first, second) as the passing side applied them. */
+export type PairGroup = readonly (readonly [number, number])[]
+
+/** Which of `groups` an apply order (unit indices, as applied) flips: a group is flipped when one of its pairs applied second first. */
+export function flippedGroups(applied: readonly number[], groups: readonly PairGroup[]): Set<number> {
+  const at = new Map(applied.map((unit, position) => [unit, position]))
+  const flipped = new Set<number>()
+  groups.forEach((group, index) => {
+    if (group.some(([a, b]) => (at.get(b) ?? Infinity) < (at.get(a) ?? Infinity))) flipped.add(index)
+  })
+  return flipped
+}
+
+/**
+ * An order near `base` that the structure predicts flips some of `groups`
+ * and keeps the rest, as near half and half as it can: arranged toward the
+ * first half, the second half, then seeded shuffles' halves (`tries` in
+ * all), each judged by what the structure predicts it flips, since an
+ * arrangement aimed at one half often drags pairs of the other along. The
+ * most even split is kept; undefined when no arrangement is predicted to
+ * split the groups at all (no run could tell them apart).
+ */
+export function splittingOrder(structure: ApplyStructure, base: readonly string[], groups: readonly PairGroup[], rng: Rng, tries = 6): { order: string[], flips: Set<number> } | undefined {
+  const indices = groups.map((_, index) => index)
+  const half = Math.ceil(groups.length / 2)
+  let best: { order: string[], flips: Set<number>, evenness: number } | undefined
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const ranked = attempt === 0 ? indices : attempt === 1 ? [...indices].reverse() : rng.shuffle([...indices])
+    const aimed = new Set(ranked.slice(0, half))
+    const pairsOf = (keep: boolean) => indices.filter(index => aimed.has(index) !== keep).flatMap(index => groups[index]!)
+    const order = arrangedOrder(structure, base, pairsOf(false), pairsOf(true), rng)
+    const flips = flippedGroups(predictedApplies(structure, realisable(order, structure.requires)), groups)
+    const evenness = Math.min(flips.size, groups.length - flips.size)
+    if (evenness > (best?.evenness ?? 0)) best = { order, flips, evenness }
+    if (evenness === Math.floor(groups.length / 2)) break
+  }
+  return best === undefined ? undefined : { order: best.order, flips: best.flips }
+}

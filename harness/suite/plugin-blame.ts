@@ -1,6 +1,6 @@
 import type { BootRecord } from '../preload/protocol.js'
 import { applyStructure, entryRequirements, realisedApplies, type ApplyStructure } from '../space/applies.ts'
-import { arrangedOrder } from '../space/isolate.ts'
+import { flippedGroups, splittingOrder } from '../space/isolate.ts'
 import { failureScorer } from './failure-names.ts'
 import { createRng } from '../space/random.ts'
 import type { CommandRun } from './command-run.ts'
@@ -15,7 +15,9 @@ import type { Rerun } from './rerunner.ts'
  * always apply together: they form a class, and the load order can only move
  * classes past each other. So the class pairs the two sides flipped are
  * bisected: the test runs alone under an order near the passing side's that
- * flips half of them and keeps the rest (`space/isolate.ts`), the applies
+ * the structure predicts flips as near half of them as it can and keeps the
+ * rest (`space/isolate.ts`; none is run when no order is predicted to split
+ * them), the applies
  * that run recorded say which it really flipped, and the culprit is among
  * those when the test failed and among the others when it passed, until one
  * class pair is left. Within it, plugins nothing else waits for (they
@@ -102,14 +104,6 @@ function classesOf(structure: ApplyStructure): { classOf: (unit: number) => stri
   return { classOf: unit => structure.units[unit]!.needs.join(','), members }
 }
 
-/** The pairs of `realised` (unit indices, as applied) that `pairs` flips relative to `pass`, by class pair. */
-function flippedIn(realised: readonly number[], pairs: ReadonlyMap<ClassPair, readonly (readonly [number, number])[]>): Set<ClassPair> {
-  const at = new Map(realised.map((unit, position) => [unit, position]))
-  const flipped = new Set<ClassPair>()
-  for (const [key, units] of pairs) if (units.some(([a, b]) => (at.get(b) ?? Infinity) < (at.get(a) ?? Infinity))) flipped.add(key)
-  return flipped
-}
-
 /** The plugins to name in a class: those nothing else waits for, and among several the one the failure names most. */
 function namedIn(structure: ApplyStructure, units: readonly number[], score: (unit: string) => number): { name: string, all: string[], score: number, registers: boolean } {
   const waitedFor = new Set(structure.units.flatMap(unit => unit.after))
@@ -143,24 +137,25 @@ export async function isolateRace(configuration: string, candidates: Candidates,
   let runs = 0
   let failing: readonly string[] | undefined
   for (let stuck = 0; open.length > 1 && runs < MOST_RUNS && stuck < 3;) {
-    const half = new Set(open.slice(0, Math.ceil(open.length / 2)))
-    const flip = [...half].flatMap(key => byClass.get(key)!)
-    const keep = open.filter(key => !half.has(key)).flatMap(key => byClass.get(key)!)
-    const rerun = await runUnder(arrangedOrder(structure, passingOrder, flip, keep, rng))
+    const groups = open.map(key => byClass.get(key)!)
+    const split = splittingOrder(structure, passingOrder, groups, rng)
+    // No order is predicted to split them: no run alone could tell them apart.
+    if (split === undefined) break
+    const rerun = await runUnder(split.order)
     runs++
     const own = recordOf(rerun.run, configuration)
-    const flipped = own === undefined ? new Set<ClassPair>() : flippedIn(realisedApplies(structure, own.applies!), new Map(open.map(key => [key, byClass.get(key)!])))
-    const inOpen = open.filter(key => flipped.has(key))
-    if (inOpen.length === 0 || inOpen.length === open.length) {
+    const flipped = own === undefined ? new Set<number>() : flippedGroups(realisedApplies(structure, own.applies!), groups)
+    if (flipped.size === 0 || flipped.size === open.length) {
+      // The run applied otherwise than predicted: try other arrangements.
       stuck++
       open = rng.shuffle([...open])
       continue
     }
     if (rerun.status === 'failed') {
-      open = inOpen
+      open = open.filter((_, index) => flipped.has(index))
       failing = own?.released
     } else {
-      open = open.filter(key => !flipped.has(key))
+      open = open.filter((_, index) => !flipped.has(index))
     }
   }
   const score = failureScorer(structure, failure)
