@@ -60,6 +60,8 @@ export interface RerunStart {
   readonly of: number | undefined
   /** Reruns alone started so far, this one included. */
   readonly count: number
+  /** Tests of the same file and the same sides that this rerun runs too, their statuses kept for their own decisions (`suite/shared-reruns.ts`). */
+  readonly together?: readonly string[]
 }
 
 /** What `loadrace test` tells its reporters as it goes. */

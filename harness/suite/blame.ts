@@ -4,7 +4,7 @@ import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
 import { isolateRace, raceCandidates } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
-import type { Rerun, Rerunner } from './rerunner.ts'
+import type { Rerun, RunsAlone } from './rerunner.ts'
 import type { TestResult } from './results.ts'
 
 /**
@@ -33,7 +33,7 @@ function differing(passing: PinnedSide, failing: PinnedSide): string[] {
 }
 
 /** Runs alone under one configuration's orders, each order run once (a side's confirming rerun counts). */
-function runsUnder(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner) {
+function runsUnder(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone) {
   const tried = new Map<string, Rerun>()
   let attempt = 0
   const runUnder = async (order: Schedule): Promise<Rerun> => {
@@ -54,7 +54,7 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
  * runs on its two sides applied in opposite orders — few, one swap apart —
  * are bisected in turn (`plugin-blame.ts`).
  */
-async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner, failure: string): Promise<Blame | string> {
+async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure: string): Promise<Blame | string> {
   const left = passing.orders[configuration]!
   const right = failing.orders[configuration]!
   if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) return `the two sides of ${configuration} loaded different entries`
@@ -83,7 +83,7 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
 }
 
 /** The pair of loader entries whose swap flips `test`, or why no pair was blamed. */
-export async function narrow(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: Rerunner, failure = ''): Promise<Narrowed> {
+export async function narrow(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure = ''): Promise<Narrowed> {
   const configurations = differing(passing, failing)
   if (configurations.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
   const reasons: string[] = []

@@ -39,17 +39,19 @@ export function testCommand(argv: readonly string[], junit?: string): TestComman
   return { argv, source: { kind: 'exit-code' } }
 }
 
-/** A regular expression that matches exactly `text`. */
-function exactly(text: string): string {
-  return `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`
+/** A regular expression that matches exactly `names` (one name, or any one of several). */
+function exactly(names: string | readonly string[]): string {
+  const escaped = (typeof names === 'string' ? [names] : names).map(name => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return escaped.length === 1 ? `^${escaped[0]}$` : `^(?:${escaped.join('|')})$`
 }
 
 /**
  * The argument vector of one run: the command with the reporter loadrace
- * reads (writing to `resultFile`), narrowed to the test named `only` when
- * given (a kind that cannot run one test alone runs them all).
+ * reads (writing to `resultFile`), narrowed to the test named `only` (or
+ * the tests, of one file, it names) when given (a kind that cannot run one
+ * test alone runs them all).
  */
-export function runArgv(command: TestCommand, resultFile: string, only?: string, file?: string): string[] {
+export function runArgv(command: TestCommand, resultFile: string, only?: string | readonly string[], file?: string): string[] {
   const argv = only === undefined ? [...command.argv] : withoutNameFilters(command)
   switch (command.source.kind) {
     case 'vitest':

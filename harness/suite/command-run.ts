@@ -24,8 +24,8 @@ export interface RunRequest {
   /** A name for the run's folder and for messages: `natural`, `schedule-3`, `rerun-7`. */
   readonly name: string
   readonly schedule: RunSchedule
-  /** The full name of the one test to run alone. */
-  readonly only?: string
+  /** The full name of the one test to run alone (or of the tests, of one file, to run together without the rest). */
+  readonly only?: string | readonly string[]
   /** That test's file, relative to the command's folder: a rerun alone collects only it. */
   readonly file?: string
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Orders, PinnedSide, RunStatus, TestFinding } from '../verdict/test-verdict.ts'
 import { narrow, type KnownStatuses } from './blame.ts'
 import { ordersKey, realisedOrders, sameOrders, type RealisedOf } from './realised.ts'
-import type { Rerunner, SideStatus } from './rerunner.ts'
+import type { RunsAlone, SideStatus } from './rerunner.ts'
 import { vitestFailureBlock, type TestResult } from './results.ts'
 import { NATURAL_RUN } from './runs.ts'
 
@@ -19,7 +19,7 @@ import { NATURAL_RUN } from './runs.ts'
 
 /** What deciding a test needs besides the test. */
 export interface DecisionContext {
-  readonly rerunner: Rerunner
+  readonly rerunner: RunsAlone
   /** The orders a run of the command realised for a test (its first boot per configuration, the test's own where known). */
   readonly realisedOf: RealisedOf
   /** Reruns alone per side. */

@@ -6,13 +6,15 @@ import { Interrupted } from './interrupted.ts'
 import { inOrder } from './jobs.ts'
 import type { RealisedOf } from './realised.ts'
 import { testKey, type TestResult } from './results.ts'
-import { statusIn } from './rerunner.ts'
+import { statusIn, type Rerunner } from './rerunner.ts'
+import { SharedReruns, sidesKey } from './shared-reruns.ts'
 import { NATURAL_RUN } from './runs.ts'
 
 /**
  * One verdict per test, from the suite's own results in every run: a test
  * whose results agree is judged by them; one whose results differ is decided
- * by reruns alone (`decide.ts`), `jobs` of them side by side. When the run
+ * by reruns alone (`decide.ts`), `jobs` of them side by side, tests with the
+ * same sides one after another, sharing their reruns (`shared-reruns.ts`). When the run
  * was interrupted, a verdict the unfinished part could still change says so
  * (`partial`): `holds` or `fails` while rows of the plan never ran, and a
  * test whose results differ and whose reruns never finished.
@@ -20,6 +22,7 @@ import { NATURAL_RUN } from './runs.ts'
 
 /** How the tests are judged. */
 export interface JudgeContext extends DecisionContext {
+  readonly rerunner: Rerunner
   readonly jobs: number
   readonly reporters: readonly AnyReporter[]
   readonly signal?: AbortSignal
@@ -48,7 +51,7 @@ function undecided(test: TestResult, base: Omit<TestFinding, 'verdict'>, results
 }
 
 /** One test's verdict. */
-async function judgeTest(test: TestResult, runs: readonly CommandRun[], context: JudgeContext): Promise<TestFinding> {
+async function judgeTest(test: TestResult, runs: readonly CommandRun[], context: Omit<JudgeContext, 'rerunner'> & DecisionContext): Promise<TestFinding> {
   const key = testKey(test)
   const results = runs.map(run => ({ run: run.name, status: statusIn(run, key) }))
   const message = runs.flatMap(run => run.results ?? []).find(result => testKey(result) === key && result.status === 'failed')?.message
@@ -67,11 +70,38 @@ async function judgeTest(test: TestResult, runs: readonly CommandRun[], context:
   }
 }
 
+/** The tests in batches judged one after another: differing tests with the same sides together (they share reruns), every other test alone. */
+function batchesOf(tests: readonly TestResult[], runs: readonly CommandRun[], realisedOf: RealisedOf): TestResult[][] {
+  const batches: TestResult[][] = []
+  const bySides = new Map<string, TestResult[]>()
+  for (const test of tests) {
+    const results = runs.map(run => ({ run: run.name, status: statusIn(run, testKey(test)) }))
+    if (verdictOfResults(results.map(result => result.status)) !== undefined) {
+      batches.push([test])
+      continue
+    }
+    const key = sidesKey(test, results, realisedOf)
+    const batch = bySides.get(key)
+    if (batch !== undefined) batch.push(test)
+    else {
+      bySides.set(key, [test])
+      batches.push(bySides.get(key)!)
+    }
+  }
+  return batches
+}
+
 /** Judges every test the runs reported, telling the reporters of each as soon as it is judged; findings keep the tests' order. */
-export function judgeTests(runs: readonly CommandRun[], context: JudgeContext): Promise<TestFinding[]> {
-  return inOrder(testsOf(runs), Math.max(1, context.jobs), async (test) => {
-    const finding = await judgeTest(test, runs, context)
-    for (const reporter of context.reporters) reporter.onTestJudged?.(finding)
-    return finding
+export async function judgeTests(runs: readonly CommandRun[], context: JudgeContext): Promise<TestFinding[]> {
+  const tests = testsOf(runs)
+  const judged = new Map<string, TestFinding>()
+  await inOrder(batchesOf(tests, runs, context.realisedOf), Math.max(1, context.jobs), async (batch) => {
+    const shared = batch.length > 1 ? new SharedReruns(context.rerunner, batch) : undefined
+    for (const test of batch) {
+      const finding = await judgeTest(test, runs, shared === undefined ? context : { ...context, rerunner: shared.for(test) })
+      for (const reporter of context.reporters) reporter.onTestJudged?.(finding)
+      judged.set(testKey(test), finding)
+    }
   })
+  return tests.map(test => judged.get(testKey(test))!)
 }

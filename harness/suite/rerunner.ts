@@ -33,7 +33,12 @@ export function statusIn(run: CommandRun, key: string): RunStatus {
   return run.results?.find(result => testKey(result) === key)?.status ?? 'missing'
 }
 
-export class Rerunner {
+/** What runs a test alone: the rerunner itself, or a view of reruns a group of tests shares (`shared-reruns.ts`). */
+export interface RunsAlone {
+  alone(test: TestResult, mode: RunSchedule['mode'], rows: Orders, why: RerunPurpose): Promise<Rerun>
+}
+
+export class Rerunner implements RunsAlone {
   /** Reruns alone started so far. */
   count = 0
 
@@ -43,12 +48,17 @@ export class Rerunner {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Runs `test` alone under `rows` (in `mode`): its status there, and the run. */
-  async alone(test: TestResult, mode: RunSchedule['mode'], rows: Orders, why: RerunPurpose): Promise<Rerun> {
+  /**
+   * Runs `test` alone under `rows` (in `mode`): its status there, and the
+   * run. `together`: tests of its file that run with it (and nothing else of
+   * the suite), their statuses read from the same run.
+   */
+  async alone(test: TestResult, mode: RunSchedule['mode'], rows: Orders, why: RerunPurpose, together: readonly TestResult[] = []): Promise<Rerun> {
     if (this.signal?.aborted) throw new Interrupted(`rerun-${this.count + 1}`)
     const name = `rerun-${++this.count}`
-    for (const reporter of this.reporters) reporter.onRerun?.({ test: testKey(test), ...why, count: this.count })
-    const only = runsOneTest(this.place.command) ? { only: test.name, file: test.file } : {}
+    const also = together.length === 0 ? {} : { together: together.map(testKey) }
+    for (const reporter of this.reporters) reporter.onRerun?.({ test: testKey(test), ...why, count: this.count, ...also })
+    const only = runsOneTest(this.place.command) ? { only: [test.name, ...together.map(other => other.name)], file: test.file } : {}
     const run = await runCommand(this.place, { name, schedule: { mode, project: this.place.cwd, rows }, ...only })
     if (this.signal?.aborted) throw new Interrupted(name)
     return { status: statusIn(run, testKey(test)), run }

@@ -56,7 +56,8 @@ export function testTerminalReporter(out: Sink, progress: Sink): Reporter<TestRe
       const why = rerun.purpose === 'narrowing'
         ? `narrowing to the swap that flips it, order ${rerun.attempt}${rerun.of === undefined ? '' : ` of at most ${rerun.of}`}`
         : `its ${rerun.purpose} side (${rerun.run}), ${rerun.attempt} of ${rerun.of}`
-      progress.write(`loadrace test: rerun ${rerun.count} alone: ${rerun.test}: ${why}\n`)
+      const together = rerun.together === undefined || rerun.together.length === 0 ? '' : `, with ${rerun.together.length} more test${rerun.together.length === 1 ? '' : 's'} of the same sides`
+      progress.write(`loadrace test: rerun ${rerun.count} alone${together}: ${rerun.test}: ${why}\n`)
     },
     onTestJudged(finding) {
       out.write(testLine(finding))

@@ -20,6 +20,9 @@ describe('the user\'s test command', () => {
       'node', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', '--test-reporter-destination=/r/results.xml', 'test/',
     ])
     expect(runArgv(testCommand(['make', 'check']), '/r/x', 'only')).toEqual(['make', 'check'])
+    // Tests with the same sides rerun together: any one of their exact names.
+    expect(runArgv(testCommand(['npx', 'vitest', 'run']), '/r/x.json', ['a (b)', 'c|d']).at(-1)).toBe('--testNamePattern=^(?:a \\(b\\)|c\\|d)$')
+    expect(runArgv(testCommand(['node', '--test', 't/']), '/r/x.xml', ['x', 'y']).filter(arg => arg.includes('pattern'))).toEqual(['--test-name-pattern=^(?:x|y)$'])
     expect(runsOneTest(testCommand(['make', 'check']))).toBe(false)
   })
 
