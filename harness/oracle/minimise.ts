@@ -13,6 +13,14 @@ import type { Schedule } from '../space/space.ts'
  * every step is itself a schedule. The walk has exactly as many steps as there
  * are inversions (at most n(n−1)/2); its ends hash differently, so some
  * consecutive pair does too, and bisection finds one in O(log path) runs.
+ *
+ * Given a prediction of the output (`predict`: in test mode, the order the
+ * plugins apply in, by the apply structure), most steps of the path change
+ * nothing predicted, and bisection probes only where the prediction changes:
+ * O(log changes) runs, plus the two sides of the last change. The
+ * prediction only chooses where to look: the blamed pair is always two
+ * schedules that ran and hashed differently, and a probe that contradicts the
+ * prediction sends the search back to plain halving.
  */
 
 /** The result of {@link minimise}. */
@@ -31,6 +39,26 @@ export interface MinimalCounterexample {
 
 /** Runs one schedule and returns the hash of its output. */
 export type HashOf = (schedule: Schedule) => Promise<string>
+
+/** A prediction of a schedule's output: schedules with the same prediction are expected to hash alike. */
+export type Predict = (schedule: Schedule) => string
+
+/**
+ * The next index to run strictly between `low` and `high` (whose hashes
+ * differ): where the prediction changes (`changes`: indices whose prediction
+ * differs from the one before), the middle change when there are several,
+ * the two ends of the only one in turn, and else the middle of the range.
+ */
+export function nextProbe(low: number, high: number, changes: readonly number[]): number {
+  const inside = changes.filter(change => change > low && change <= high)
+  if (inside.length === 1) {
+    const change = inside[0]!
+    return change - 1 > low ? change - 1 : change < high ? change : Math.floor((low + high) / 2)
+  }
+  const below = inside.filter(change => change < high)
+  if (below.length > 0) return below[Math.floor(below.length / 2)]!
+  return Math.floor((low + high) / 2)
+}
 
 /** The adjacent-transposition path from `base` (index 0) to `divergent` (last). */
 export function transpositionPath(base: Schedule, divergent: Schedule): Schedule[] {
@@ -59,10 +87,13 @@ export function transpositionPath(base: Schedule, divergent: Schedule): Schedule
 /**
  * Shrinks a divergence to one adjacent swap. `hashOf(base)` and
  * `hashOf(divergent)` must differ; hashes are memoised per schedule within
- * the call, so at most ⌈log2(path length)⌉ + 2 schedules run.
+ * the call, so at most ⌈log2(path length)⌉ + 2 schedules run without a
+ * prediction, and with a right one (`predict`) at most ⌈log2(changes)⌉ + 4.
  */
-export async function minimise(base: Schedule, divergent: Schedule, hashOf: HashOf): Promise<MinimalCounterexample> {
+export async function minimise(base: Schedule, divergent: Schedule, hashOf: HashOf, predict?: Predict): Promise<MinimalCounterexample> {
   const path = transpositionPath(base, divergent)
+  const predicted = predict === undefined ? [] : path.map(predict)
+  const changes = predicted.flatMap((key, index) => index > 0 && key !== predicted[index - 1] ? [index] : [])
   const memo = new Map<string, string>()
   const hashAt = async (index: number): Promise<string> => {
     const schedule = path[index] as Schedule
@@ -83,7 +114,7 @@ export async function minimise(base: Schedule, divergent: Schedule, hashOf: Hash
   }
   // Invariant: the outputs at `low` and `high` differ.
   while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2)
+    const middle = nextProbe(low, high, changes)
     const middleHash = await hashAt(middle)
     if (middleHash !== lowHash) {
       high = middle

@@ -1,5 +1,6 @@
 import type { BootRecord } from '../preload/protocol.js'
-import { applyStructure, entryRequirements, realisedApplies, type ApplyStructure } from '../space/applies.ts'
+import { applyStructure, entryRequirements, predictedApplies, realisedApplies, type ApplyStructure } from '../space/applies.ts'
+import { realisable } from '../space/apply-rows.ts'
 import { flippedGroups, splittingOrder } from '../space/isolate.ts'
 import { failureScorer } from './failure-names.ts'
 import { createRng } from '../space/random.ts'
@@ -17,7 +18,7 @@ import type { Rerun } from './rerunner.ts'
  * bisected: the test runs alone under an order near the passing side's that
  * the structure predicts flips as near half of them as it can and keeps the
  * rest (`space/isolate.ts`; none is run when no order is predicted to split
- * them), the applies
+ * them; the runs that narrowed the loader entries rule pairs out first), the applies
  * that run recorded say which it really flipped, and the culprit is among
  * those when the test failed and among the others when it passed, until one
  * class pair is left. Within it, plugins nothing else waits for (they
@@ -83,12 +84,31 @@ function flippedPairs(structure: ApplyStructure, pass: readonly number[], fail: 
   return pairs
 }
 
-/** The plugin pairs a passing and a failing run of `configuration` applied in opposite orders; undefined when they recorded no applies. */
-export function raceCandidates(configuration: string, passing: SwapSide, failing: SwapSide): Candidates | undefined {
+/** The apply structure a passing and a failing run of `configuration` show, with their records; undefined when they recorded no applies. */
+function sidesStructure(configuration: string, passing: SwapSide, failing: SwapSide): { structure: ApplyStructure, pass: BootRecord, fail: BootRecord } | undefined {
   const [pass, fail] = [recordOf(passing.run, configuration), recordOf(failing.run, configuration)]
   if (pass === undefined || fail === undefined) return undefined
-  const structure = applyStructure({ released: pass.released, applies: pass.applies! }, new Set(passing.order), entryRequirements([pass, fail]))
+  return { structure: applyStructure({ released: pass.released, applies: pass.applies! }, new Set(passing.order), entryRequirements([pass, fail])), pass, fail }
+}
+
+/** The plugin pairs a passing and a failing run of `configuration` applied in opposite orders; undefined when they recorded no applies. */
+export function raceCandidates(configuration: string, passing: SwapSide, failing: SwapSide): Candidates | undefined {
+  const sides = sidesStructure(configuration, passing, failing)
+  if (sides === undefined) return undefined
+  const { structure, pass, fail } = sides
   return { structure, pairs: flippedPairs(structure, realisedApplies(structure, pass.applies!), realisedApplies(structure, fail.applies!)) }
+}
+
+/**
+ * What a release order of `configuration` is predicted to apply, as a key
+ * (the structure the two sides' runs show): orders with the same key are
+ * expected to give the test the same result, so narrowing probes only where
+ * it changes (`oracle/minimise.ts`). Undefined when the runs recorded no applies.
+ */
+export function appliesPrediction(configuration: string, passing: SwapSide, failing: SwapSide): ((order: readonly string[]) => string) | undefined {
+  const structure = sidesStructure(configuration, passing, failing)?.structure
+  if (structure === undefined) return undefined
+  return order => predictedApplies(structure, realisable(order, structure.requires)).join(',')
 }
 
 /** A class pair, as a key: the two classes' keys (their needs), in the passing order. */
@@ -121,9 +141,12 @@ function likelihood([a, b]: readonly [{ score: number, registers: boolean }, { s
 /**
  * Bisects the class pairs two sides flipped, running the test alone (see
  * the file's comment); `failure` is the test's own failure text, which
- * names one plugin of a class the load order cannot split.
+ * names one plugin of a class the load order cannot split. `observed` are
+ * runs alone of the same configuration already made (narrowing's): before
+ * any run of its own, a class pair a passing one flipped, or a failing one
+ * kept, is ruled out (unless that would rule out every pair).
  */
-export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string): Promise<PluginRace | undefined> {
+export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string, observed: readonly Rerun[] = []): Promise<PluginRace | undefined> {
   const { structure } = candidates
   if (candidates.pairs.length === 0) return undefined
   const { classOf, members } = classesOf(structure)
@@ -134,6 +157,14 @@ export async function isolateRace(configuration: string, candidates: Candidates,
   }
   const rng = createRng(`isolate:${configuration}`)
   let open = [...byClass.keys()]
+  // The runs narrowing already made say, for free, which class pairs cannot be it.
+  for (const known of observed) {
+    const own = recordOf(known.run, configuration)
+    if (own === undefined || (known.status !== 'passed' && known.status !== 'failed')) continue
+    const flipped = flippedGroups(realisedApplies(structure, own.applies!), open.map(key => byClass.get(key)!))
+    const kept = open.filter((_, index) => flipped.has(index) === (known.status === 'failed'))
+    if (kept.length > 0) open = kept
+  }
   let runs = 0
   let failing: readonly string[] | undefined
   for (let stuck = 0; open.length > 1 && runs < MOST_RUNS && stuck < 3;) {

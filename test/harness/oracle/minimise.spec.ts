@@ -44,9 +44,9 @@ function hashSync(ops: readonly string[], schedule: Schedule): string {
   return ops.slice().sort((a, b) => schedule.indexOf(a) - schedule.indexOf(b)).join('<')
 }
 
-async function expectMinimal(base: Schedule, divergent: Schedule, ops: readonly string[]): Promise<void> {
+async function expectMinimal(base: Schedule, divergent: Schedule, ops: readonly string[], predict?: (schedule: Schedule) => string): Promise<void> {
   const hashOf = orderOf(ops)
-  const result = await minimise(base, divergent, hashOf)
+  const result = await minimise(base, divergent, hashOf, predict)
   const swapped = adjacentSwap(result.left, result.right)
   expect(swapped).toEqual(result.blame)
   expect(result.leftHash).toBe(hashSync(ops, result.left))
@@ -60,7 +60,13 @@ async function expectMinimal(base: Schedule, divergent: Schedule, ops: readonly 
   expect(new Set(hashOf.calls).size).toBe(hashOf.calls.length)
   expect(result.runs).toBe(hashOf.calls.length)
   const steps = inversions(base, divergent)
-  expect(result.runs).toBeLessThanOrEqual(Math.ceil(Math.log2(steps)) + 2)
+  if (predict === undefined) expect(result.runs).toBeLessThanOrEqual(Math.ceil(Math.log2(steps)) + 2)
+}
+
+/** How many steps of the path from `base` to `divergent` change `predict`'s key. */
+function changesOf(base: Schedule, divergent: Schedule, predict: (schedule: Schedule) => string): number {
+  const keys = transpositionPath(base, divergent).map(predict)
+  return keys.filter((key, index) => index > 0 && key !== keys[index - 1]).length
 }
 
 const permutation = (n: number) => fc.shuffledSubarray(plainShapes(n).map((shape) => shape.id), { minLength: n, maxLength: n })
@@ -104,6 +110,41 @@ describe('minimise', () => {
     expect(base.indexOf(result.blame[0])).toBeLessThan(base.indexOf(result.blame[1]))
     expect(result.runs).toBe(calls.length)
     expect(result.runs).toBeLessThanOrEqual(Math.ceil(Math.log2(36)) + 2)
+  })
+
+  it('with a right prediction, probes only where it changes: at most ⌈log2(changes)⌉ + 4 runs (the two ends, and both sides of the last change), the pair still minimal', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 3, max: 12 }).chain((n) => fc.tuple(permutation(n), permutation(n), fc.shuffledSubarray(plainShapes(n).map((s) => s.id), { minLength: 2, maxLength: 3 }))), async ([base, divergent, ops]) => {
+        fc.pre(hashSync(ops, base) !== hashSync(ops, divergent))
+        const predict = (schedule: Schedule) => hashSync(ops, schedule)
+        await expectMinimal(base, divergent, ops, predict)
+        const result = await minimise(base, divergent, orderOf(ops), predict)
+        expect(result.runs).toBeLessThanOrEqual(Math.ceil(Math.log2(changesOf(base, divergent, predict))) + 4)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('with a prediction, a long path to one change takes four runs (its ends and both sides of the change) where halving takes eight', async () => {
+    const base = plainShapes(12).map((shape) => shape.id)
+    const reversed = base.slice().reverse()
+    const ops = [base[0] as string, base[11] as string]
+    const predict = (schedule: Schedule) => hashSync(ops, schedule)
+    expect(changesOf(base, reversed, predict)).toBe(1)
+    expect((await minimise(base, reversed, orderOf(ops), predict)).runs).toBe(4)
+    expect((await minimise(base, reversed, orderOf(ops))).runs).toBe(8)
+  })
+
+  it('with a wrong prediction, still blames a minimal pair, each schedule run once', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 12 }).chain((n) => fc.tuple(permutation(n), permutation(n), fc.integer({ min: 1, max: 4 }))), async ([base, divergent, classes]) => {
+        const ops = [base[0] as string, base[base.length - 1] as string]
+        fc.pre(hashSync(ops, base) !== hashSync(ops, divergent))
+        // Keyed by where the first operation of the divergent schedule sits: unrelated to the output.
+        await expectMinimal(base, divergent, ops, (schedule) => String(schedule.indexOf(divergent[0] as string) % classes))
+      }),
+      { numRuns: 150 },
+    )
   })
 
   it('keeps every step of the path a valid schedule when plugins have batches', () => {
