@@ -2,7 +2,7 @@ import { minimise } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
-import { isolateRace, raceCandidates } from './plugin-blame.ts'
+import { appliesPrediction, isolateRace, raceCandidates } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
 import type { Rerun, RunsAlone } from './rerunner.ts'
 import type { TestResult } from './results.ts'
@@ -13,15 +13,25 @@ import type { TestResult } from './results.ts'
  * alone with that configuration in its failing order and every other in its
  * passing order: the first configuration that alone makes it fail is the
  * one, and reruns alone along the swaps from its passing order to its
- * failing order (bisection, as the sweep shrinks a divergence) find the
+ * failing order (bisection, as the sweep shrinks a divergence, probing only
+ * where the applies the two sides' structure predicts change) find the
  * adjacent pair that flips it. An order a side's confirming rerun already
  * loaded is not run again. The two plugins whose race that swap decides are
  * then named from the applies the runs on its two sides recorded
- * (`plugin-blame.ts`).
+ * (`plugin-blame.ts`). A test with the same sides as an earlier one that
+ * was blamed on the same configuration first runs at that blame's two
+ * orders: passing at the first and failing at the second, it takes the
+ * blame (`after` names whose) without a bisection of its own.
  */
 
 /** The runs alone already made, by `ordersKey` of the orders they realised: a test's status there, and the run. */
 export type KnownStatuses = Map<string, Rerun>
+
+/** A blame found for an earlier test with the same sides: its file › name, and the blame. */
+export interface Precedent {
+  readonly test: string
+  readonly blame: Blame
+}
 
 /** The blamed pair, or why none was. */
 export type Narrowed = { blame?: Blame, unblamed?: string }
@@ -36,10 +46,11 @@ function differing(passing: PinnedSide, failing: PinnedSide): string[] {
 function runsUnder(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone) {
   const tried = new Map<string, Rerun>()
   let attempt = 0
-  const runUnder = async (order: Schedule): Promise<Rerun> => {
+  /** `own`: a step of this test's bisection, which tests with the same sides are not taken along on. */
+  const runUnder = async (order: Schedule, own = true): Promise<Rerun> => {
     const rows = { ...passing.orders, [configuration]: order }
     const known = tried.get(scheduleKey(order)) ?? seen.get(ordersKey(rows))
-      ?? await rerunner.alone(test, 'row', rows, { purpose: 'narrowing', run: failing.run, attempt: ++attempt, of: undefined })
+      ?? await rerunner.alone(test, 'row', rows, { purpose: 'narrowing', own, run: failing.run, attempt: ++attempt, of: undefined })
     tried.set(scheduleKey(order), known)
     return known
   }
@@ -54,20 +65,26 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
  * runs on its two sides applied in opposite orders — few, one swap apart —
  * are bisected in turn (`plugin-blame.ts`).
  */
-async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure: string): Promise<Blame | string> {
+async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure: string, precedents: readonly Precedent[]): Promise<Blame | string> {
   const left = passing.orders[configuration]!
   const right = failing.orders[configuration]!
   if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) return `the two sides of ${configuration} loaded different entries`
   const { runUnder, tried } = runsUnder(test, configuration, passing, failing, seen, rerunner)
   const statusUnder = async (order: Schedule): Promise<string> => (await runUnder(order)).status
-  if (await statusUnder(right) !== 'failed') return `${configuration} in its failing order alone does not fail it`
+  if ((await runUnder(right, false)).status !== 'failed') return `${configuration} in its failing order alone does not fail it`
+  // An earlier test with the same sides was narrowed on this configuration: if its swap flips this test too, the blame is the same.
+  for (const precedent of precedents.filter(known => known.blame.configuration === configuration)) {
+    if ((await runUnder(precedent.blame.passing, false)).status !== 'passed') continue
+    if ((await runUnder(precedent.blame.failing, false)).status === 'failed') return { ...precedent.blame, runs: tried.size, after: precedent.test }
+  }
   try {
-    const found = await minimise(left, right, statusUnder)
+    const predict = appliesPrediction(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
+    const found = await minimise(left, right, statusUnder, predict)
     const flipped = found.leftHash === 'passed'
     const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
     const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const
     const candidates = raceCandidates(configuration, { order: passingOrder, run: (await runUnder(passingOrder)).run }, { order: failingOrder, run: (await runUnder(failingOrder)).run })
-    const race = candidates === undefined ? undefined : await isolateRace(configuration, candidates, passingOrder, runUnder, failure)
+    const race = candidates === undefined ? undefined : await isolateRace(configuration, candidates, passingOrder, runUnder, failure, [...tried.values()])
     return {
       // Every order the narrowing ran alone or took from a side's confirming rerun, once.
       configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: tried.size,
@@ -83,12 +100,12 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
 }
 
 /** The pair of loader entries whose swap flips `test`, or why no pair was blamed. */
-export async function narrow(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure = ''): Promise<Narrowed> {
+export async function narrow(test: TestResult, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure = '', precedents: readonly Precedent[] = []): Promise<Narrowed> {
   const configurations = differing(passing, failing)
   if (configurations.length === 0) return { unblamed: 'both sides booted their configurations in the same order when the test ran alone' }
   const reasons: string[] = []
   for (const configuration of configurations) {
-    const found = await narrowConfiguration(test, configuration, passing, failing, seen, rerunner, failure)
+    const found = await narrowConfiguration(test, configuration, passing, failing, seen, rerunner, failure, precedents)
     if (typeof found !== 'string') return { blame: found }
     reasons.push(found)
   }

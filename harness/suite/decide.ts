@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Orders, PinnedSide, RunStatus, TestFinding } from '../verdict/test-verdict.ts'
-import { narrow, type KnownStatuses } from './blame.ts'
+import { narrow, type KnownStatuses, type Precedent } from './blame.ts'
 import { ordersKey, realisedOrders, sameOrders, type RealisedOf } from './realised.ts'
 import type { RunsAlone, SideStatus } from './rerunner.ts'
 import { vitestFailureBlock, type TestResult } from './results.ts'
@@ -24,6 +24,8 @@ export interface DecisionContext {
   readonly realisedOf: RealisedOf
   /** Reruns alone per side. */
   readonly reruns: number
+  /** Blames found for earlier tests with the same sides: a test that flips at one's swap takes it (`blame.ts`). */
+  readonly precedents?: readonly Precedent[]
 }
 
 /** What the suite printed of `test`'s failure in a run's output (vitest's default reporter), if anything. */
@@ -72,7 +74,7 @@ export async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'
   if ('flaky' in passing) return { ...base, verdict: 'flaky', flaky: passing.flaky }
   const failing = await confirmSide(test, results.find(result => result.status === 'failed')!.run, 'failed', context, seen)
   if ('flaky' in failing) return { ...base, verdict: 'flaky', flaky: failing.flaky }
-  const narrowed = await narrow(test, passing.side, failing.side, seen, context.rerunner, failing.failure ?? base.message ?? '')
+  const narrowed = await narrow(test, passing.side, failing.side, seen, context.rerunner, failing.failure ?? base.message ?? '', context.precedents)
   return {
     ...base,
     ...failing.failure === undefined ? {} : { failure: failing.failure },

@@ -1,6 +1,7 @@
 import type { AnyReporter } from '../report/reporter.ts'
 import { verdictOfResults, type RunStatus, type TestFinding } from '../verdict/test-verdict.ts'
 import type { CommandRun } from './command-run.ts'
+import type { Precedent } from './blame.ts'
 import { decide, type DecisionContext } from './decide.ts'
 import { Interrupted } from './interrupted.ts'
 import { inOrder } from './jobs.ts'
@@ -14,7 +15,8 @@ import { NATURAL_RUN } from './runs.ts'
  * One verdict per test, from the suite's own results in every run: a test
  * whose results agree is judged by them; one whose results differ is decided
  * by reruns alone (`decide.ts`), `jobs` of them side by side, tests with the
- * same sides one after another, sharing their reruns (`shared-reruns.ts`). When the run
+ * same sides one after another, sharing their reruns (`shared-reruns.ts`)
+ * and checking each other's blames (`blame.ts`). When the run
  * was interrupted, a verdict the unfinished part could still change says so
  * (`partial`): `holds` or `fails` while rows of the plan never ran, and a
  * test whose results differ and whose reruns never finished.
@@ -97,8 +99,11 @@ export async function judgeTests(runs: readonly CommandRun[], context: JudgeCont
   const judged = new Map<string, TestFinding>()
   await inOrder(batchesOf(tests, runs, context.realisedOf), Math.max(1, context.jobs), async (batch) => {
     const shared = batch.length > 1 ? new SharedReruns(context.rerunner, batch) : undefined
+    const precedents: Precedent[] = []
     for (const test of batch) {
-      const finding = await judgeTest(test, runs, shared === undefined ? context : { ...context, rerunner: shared.for(test) })
+      const finding = await judgeTest(test, runs, shared === undefined ? context : { ...context, rerunner: shared.for(test), precedents: [...precedents] })
+      const blame = finding.pinsOne?.blame
+      if (blame !== undefined && blame.after === undefined) precedents.push({ test: `${test.file} › ${test.name}`, blame })
       for (const reporter of context.reporters) reporter.onTestJudged?.(finding)
       judged.set(testKey(test), finding)
     }

@@ -17,6 +17,8 @@ import { testKey, type TestResult } from './results.ts'
 /** Why a test is rerun alone, as the reporters are told. */
 export interface RerunPurpose {
   readonly purpose: 'passing' | 'failing' | 'narrowing'
+  /** A bisection step of this test's own narrowing: tests with the same sides are not taken along (they check the blame it ends in instead). */
+  readonly own?: boolean
   readonly run: string
   readonly attempt: number
   readonly of: number | undefined

@@ -15,7 +15,10 @@ import { testKey, type TestResult } from './results.ts'
  * as the suite's own runs had them together). A later test's ask is
  * answered from the reruns made under the same rows, in the order they ran,
  * before any new one; once its status parts from a test's, that test's
- * reruns no longer include it.
+ * reruns no longer include it. The steps of one test's own bisection
+ * (`own`) run it alone: a later test checks the blame that bisection ends
+ * in at its two orders (`blame.ts`), which is cheaper than carrying it
+ * through every step.
  */
 
 /** A differing test's sides, as a key: its file, its status in every run, and the orders its first passing and first failing run realised for it. */
@@ -56,7 +59,7 @@ export class SharedReruns {
     const under = `${mode}|${ordersKey(rows)}`
     const known = this.kept.get(key)?.get(under)?.shift()
     if (known !== undefined) return { status: statusIn(known.run, key), run: known.run }
-    const together = this.alongside(test)
+    const together = why.own === true ? [] : this.alongside(test)
     const rerun = await this.rerunner.alone(test, mode, rows, why, together)
     for (const member of [test, ...together]) {
       const memberKey = testKey(member)

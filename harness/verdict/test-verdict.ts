@@ -82,6 +82,13 @@ export interface Blame {
   readonly failing: readonly string[]
   /** How many runs of the test alone the narrowing took. */
   readonly runs: number
+  /**
+   * Set when the blame was taken from another test with the same sides
+   * (its file › name): this test, run at that blame's two orders, passed
+   * and failed as that test did, so the same swap flips it; that test's
+   * bisection named the plugins.
+   */
+  readonly after?: string
 }
 
 /** Everything said of one test. */

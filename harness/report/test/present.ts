@@ -51,7 +51,8 @@ export function findingLines(test: TestFinding): string[] {
         class: `bisected from ${pinned.blame.flipped} pairs; ${together}, which no load order moves apart: named by the failure's text`,
         unconfirmed: `the likeliest of the ${pinned.blame.flipped} plugin pairs the two sides applied in opposite orders; the bisection could not split them`,
       }[pinned.blame.how ?? 'unconfirmed']
-      lines.push(`blame: ${first} ↔ ${second} in ${pinned.blame.configuration} (passes with ${first} applying first, fails with ${second} first; ${sure}; ${pinned.blame.runs} runs alone)`)
+      const how = pinned.blame.after === undefined ? sure : `as for ${pinned.blame.after}, whose swap flips this test too: ${sure} there`
+      lines.push(`blame: ${first} ↔ ${second} in ${pinned.blame.configuration} (passes with ${first} applying first, fails with ${second} first; ${how}; ${pinned.blame.runs} runs alone)`)
       lines.push(`their applies swap when the loader entries ${x} ↔ ${y} swap (passes with ${x} first)`)
     } else if (pinned.blame) {
       const [first, second] = pinned.blame.entries
