@@ -123,6 +123,25 @@ describe('blame names the two plugins a pinned test races on', () => {
   })
 })
 
+describe('runs narrowing already made', () => {
+  it('rule class pairs out before isolation runs any: given the first run a bisection made, a second one needs fewer runs and names the same pair', async () => {
+    const passes = before('base.tool-workflow', 'base.tool-cordis')
+    const { record, structure } = structureOf(ADVANCED)
+    const passing = placed(record.released, 'base.workflow-worker-thread', 'base.acp-agent', false)
+    const failing = placed(record.released, 'base.workflow-worker-thread', 'base.acp-agent', true)
+    const runUnder = async (order: readonly string[]) => runOf(ADVANCED, structure, record, order, passes)
+    const candidates = raceCandidates(ADVANCED, { order: passing, run: (await runUnder(passing)).run }, { order: failing, run: (await runUnder(failing)).run })!
+    const made: Rerun[] = []
+    const recorded = async (order: readonly string[]) => { const rerun = await runUnder(order); made.push(rerun); return rerun }
+    const first = await isolateRace(ADVANCED, candidates, passing, recorded, ADVANCED_FAILURE)
+    expect(made.length).toBeGreaterThan(1)
+    let runs = 0
+    const again = await isolateRace(ADVANCED, candidates, passing, async order => (runs++, runUnder(order)), ADVANCED_FAILURE, [made[0]!])
+    expect(again!.plugins).toEqual(first!.plugins)
+    expect(runs).toBeLessThan(made.length)
+  })
+})
+
 describe('the failure text names a plugin of a class', () => {
   it('reads only the stretch of a diff that moved', () => {
     const stretch = swappedStretch(PTY_FAILURE)
