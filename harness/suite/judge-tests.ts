@@ -103,7 +103,7 @@ export async function judgeTests(runs: readonly CommandRun[], context: JudgeCont
     for (const test of batch) {
       const finding = await judgeTest(test, runs, shared === undefined ? context : { ...context, rerunner: shared.for(test), precedents: [...precedents] })
       const blame = finding.pinsOne?.blame
-      if (blame !== undefined && blame.after === undefined) precedents.push({ test: `${test.file} › ${test.name}`, blame })
+      if (blame !== undefined && blame.after === undefined) precedents.push({ test: testKey(test), blame })
       for (const reporter of context.reporters) reporter.onTestJudged?.(finding)
       judged.set(testKey(test), finding)
     }
