@@ -36,26 +36,39 @@ export function flippedGroups(applied: readonly number[], groups: readonly PairG
 
 /**
  * An order near `base` that the structure predicts flips some of `groups`
- * and keeps the rest, as near half and half as it can: arranged toward the
- * first half, the second half, then seeded shuffles' halves (`tries` in
- * all), each judged by what the structure predicts it flips, since an
- * arrangement aimed at one half often drags pairs of the other along. The
- * most even split is kept; undefined when no arrangement is predicted to
- * split the groups at all (no run could tell them apart).
+ * and keeps the rest, as near half and half of their weight as it can
+ * (`weights`: how likely each group is to hold the race; equal when not
+ * given, so half and half of the groups): arranged toward the heaviest
+ * groups up to half the weight, the rest, then seeded shuffles' halves
+ * (`tries` in all), each judged by what the structure predicts it flips,
+ * since an arrangement aimed at one half often drags pairs of the other
+ * along. The most even split is kept; undefined when no arrangement is
+ * predicted to split the groups at all (no run could tell them apart).
  */
-export function splittingOrder(structure: ApplyStructure, base: readonly string[], groups: readonly PairGroup[], rng: Rng, tries = 6): { order: string[], flips: Set<number> } | undefined {
+export function splittingOrder(structure: ApplyStructure, base: readonly string[], groups: readonly PairGroup[], rng: Rng, tries = 6, weights: readonly number[] = groups.map(() => 1)): { order: string[], flips: Set<number> } | undefined {
   const indices = groups.map((_, index) => index)
-  const half = Math.ceil(groups.length / 2)
+  const total = weights.reduce((sum, weight) => sum + weight, 0)
+  const massOf = (chosen: Iterable<number>) => [...chosen].reduce((sum, index) => sum + weights[index]!, 0)
+  /** The first of `ranked` up to half the weight (at least one). */
+  const halfOf = (ranked: readonly number[]) => {
+    const aimed = new Set<number>()
+    for (const index of ranked) {
+      if (aimed.size > 0 && massOf(aimed) + weights[index]! / 2 > total / 2) break
+      aimed.add(index)
+    }
+    return aimed
+  }
+  const heaviest = [...indices].sort((a, b) => weights[b]! - weights[a]!)
   let best: { order: string[], flips: Set<number>, evenness: number } | undefined
   for (let attempt = 0; attempt < tries; attempt++) {
-    const ranked = attempt === 0 ? indices : attempt === 1 ? [...indices].reverse() : rng.shuffle([...indices])
-    const aimed = new Set(ranked.slice(0, half))
+    const ranked = attempt === 0 ? heaviest : attempt === 1 ? [...heaviest].reverse() : rng.shuffle([...indices])
+    const aimed = halfOf(ranked)
     const pairsOf = (keep: boolean) => indices.filter(index => aimed.has(index) !== keep).flatMap(index => groups[index]!)
     const order = arrangedOrder(structure, base, pairsOf(false), pairsOf(true), rng)
     const flips = flippedGroups(predictedApplies(structure, realisable(order, structure.requires)), groups)
-    const evenness = Math.min(flips.size, groups.length - flips.size)
-    if (evenness > (best?.evenness ?? 0)) best = { order, flips, evenness }
-    if (evenness === Math.floor(groups.length / 2)) break
+    const evenness = Math.min(massOf(flips), total - massOf(flips))
+    if (flips.size > 0 && flips.size < groups.length && evenness > (best?.evenness ?? 0)) best = { order, flips, evenness }
+    if (evenness >= Math.min(massOf(aimed), total - massOf(aimed)) * 0.999) break
   }
   return best === undefined ? undefined : { order: best.order, flips: best.flips }
 }

@@ -1,27 +1,33 @@
-import { minimise } from '../oracle/minimise.ts'
+import { minimise, transpositionPath } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
-import { appliesPrediction, isolateRace, raceCandidates } from './plugin-blame.ts'
+import { appliesPrediction, isolateRace, raceCandidates, keepsRace, type RunUnder } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
 import type { Rerun, RunsAlone } from './rerunner.ts'
 import type { TestResult } from './results.ts'
 
 /**
- * Narrows a pinned race to one swap of loader entries. For each
- * configuration the two sides booted in different orders, the test runs
- * alone with that configuration in its failing order and every other in its
- * passing order: the first configuration that alone makes it fail is the
- * one, and reruns alone along the swaps from its passing order to its
+ * Narrows a pinned race to the two plugins it sits on and one swap of loader
+ * entries. For each configuration the two sides booted in different orders,
+ * the test runs alone with that configuration in its failing order and every
+ * other in its passing order: the first configuration that alone makes it
+ * fail is the one. When the sides' runs recorded applies, the class pairs
+ * of plugins they applied in opposite orders are bisected by runs alone,
+ * the failure's own words weighing each split (`plugin-blame.ts`), and the
+ * adjacent swap of entries on the way from the passing order to the failing
+ * one where the structure predicts the named pair changes sides is run on
+ * both sides: passing at the first and failing at the second, it is the
+ * blamed swap. Else (no applies, no split, or a swap that did not flip as
+ * predicted) reruns alone along the swaps from the passing order to the
  * failing order (bisection, as the sweep shrinks a divergence, probing only
  * where the applies the two sides' structure predicts change) find the
- * adjacent pair that flips it. An order a side's confirming rerun already
- * loaded is not run again. The two plugins whose race that swap decides are
- * then named from the applies the runs on its two sides recorded
- * (`plugin-blame.ts`). A test with the same sides as an earlier one that
- * was blamed on the same configuration first runs at that blame's two
- * orders: passing at the first and failing at the second, it takes the
- * blame (`after` names whose) without a bisection of its own.
+ * adjacent pair that flips it, and the plugins are named from the runs on
+ * its two sides. An order a side's confirming rerun already loaded is not
+ * run again. A test with the same sides as an earlier one that was blamed
+ * on the same configuration first runs at that blame's two orders: passing
+ * at the first and failing at the second, it takes the blame (`after` names
+ * whose) without a bisection of its own.
  */
 
 /** The runs alone already made, by `ordersKey` of the orders they realised: a test's status there, and the run. */
@@ -57,13 +63,56 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
   return { runUnder, tried }
 }
 
+/** Runs alone a bisection over the whole of two sides' flipped class pairs may take before it falls back to the swap of entries. */
+const SIDES_RUNS = 14
+
+/** The adjacent swap of entries at which `predicted` says the race changes sides, on the way from `left` to `right`: its two orders. */
+function raceSwap(left: Schedule, right: Schedule, predicted: (order: Schedule) => boolean): readonly [Schedule, Schedule] | undefined {
+  const path = transpositionPath(left, right)
+  const at = path.findIndex((order, index) => index > 0 && predicted(path[index - 1]!) && !predicted(order))
+  return at < 0 ? undefined : [path[at - 1]!, path[at]!]
+}
+
+/** The two entries one adjacent swap apart in `passing` and `failing`, in `passing`'s order. */
+function swappedEntries(passing: Schedule, failing: Schedule): [string, string] {
+  const at = passing.findIndex((entry, index) => entry !== failing[index])
+  return [passing[at]!, passing[at + 1]!]
+}
+
+/**
+ * Names the race from the two sides' own runs, when they recorded applies:
+ * the class pairs the sides applied in opposite orders are bisected
+ * (weighted by the failure's words, `plugin-blame.ts`), then the adjacent
+ * swap of entries where the structure predicts the named pair changes
+ * sides is run on both sides. Undefined when the runs recorded no applies,
+ * the bisection could not split the pairs, or the swap did not flip the
+ * test as predicted: the caller then bisects the entries first.
+ */
+async function raceFirst(configuration: string, left: Schedule, right: Schedule, runUnder: RunUnder, failure: string, observed: readonly Rerun[]): Promise<Omit<Blame, 'runs'> | undefined> {
+  const candidates = raceCandidates(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
+  if (candidates === undefined) return undefined
+  const race = await isolateRace(configuration, candidates, left, runUnder, failure, observed, SIDES_RUNS)
+  if (race === undefined || race.how === 'unconfirmed') return undefined
+  const end = race.order !== undefined && race.order.length === left.length && new Set([...left, ...race.order]).size === left.length ? race.order : right
+  const swap = raceSwap(left, end, keepsRace(candidates.structure, race.group))
+  if (swap === undefined) return undefined
+  const [passing, failing] = swap
+  if ((await runUnder(passing)).status !== 'passed' || (await runUnder(failing)).status !== 'failed') return undefined
+  return {
+    configuration, entries: swappedEntries(passing, failing), passing, failing,
+    plugins: race.plugins, how: race.how, flipped: race.flipped,
+    ...race.classes === undefined ? {} : { classes: race.classes },
+  }
+}
+
 /**
  * Narrows one configuration's two orders to a pair of loader entries and the
- * pair of plugins whose race they decide, or says why it cannot: reruns
- * alone along the adjacent swaps from the passing order to the failing one
- * (bisection) find the swap that flips the test, and the plugin pairs the
- * runs on its two sides applied in opposite orders — few, one swap apart —
- * are bisected in turn (`plugin-blame.ts`).
+ * pair of plugins whose race they decide, or says why it cannot: first from
+ * the plugin pairs the two sides applied in opposite orders (`raceFirst`);
+ * failing that, reruns alone along the adjacent swaps from the passing order
+ * to the failing one (bisection) find the swap that flips the test, and the
+ * plugin pairs the runs on its two sides applied in opposite orders — few,
+ * one swap apart — are bisected in turn (`plugin-blame.ts`).
  */
 async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure: string, precedents: readonly Precedent[]): Promise<Blame | string> {
   const left = passing.orders[configuration]!
@@ -78,6 +127,11 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
     if ((await runUnder(precedent.blame.failing, false)).status === 'failed') return { ...precedent.blame, runs: tried.size, after: precedent.test }
   }
   try {
+    if ((await runUnder(left)).status === 'passed') {
+      const named = await raceFirst(configuration, left, right, runUnder, failure, [...tried.values()])
+      // Every order the narrowing ran alone or took from a side's confirming rerun, once.
+      if (named !== undefined) return { ...named, runs: tried.size }
+    }
     const predict = appliesPrediction(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
     const found = await minimise(left, right, statusUnder, predict)
     const flipped = found.leftHash === 'passed'
@@ -86,7 +140,6 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
     const candidates = raceCandidates(configuration, { order: passingOrder, run: (await runUnder(passingOrder)).run }, { order: failingOrder, run: (await runUnder(failingOrder)).run })
     const race = candidates === undefined ? undefined : await isolateRace(configuration, candidates, passingOrder, runUnder, failure, [...tried.values()])
     return {
-      // Every order the narrowing ran alone or took from a side's confirming rerun, once.
       configuration, entries: [entries[0], entries[1]], passing: passingOrder, failing: failingOrder, runs: tried.size,
       ...race === undefined ? {} : {
         plugins: race.plugins, how: race.how, flipped: race.flipped,

@@ -61,6 +61,8 @@ export interface PluginRace {
   readonly classes?: readonly [readonly string[], readonly string[]]
   /** The failing order closest to passing the bisection ran. */
   readonly order?: readonly string[]
+  /** The plugin pairs (unit indices, first as the passing side applied them) of the class pair named. */
+  readonly group: readonly (readonly [number, number])[]
 }
 
 /** Runs the test alone with the configuration in `order` (once per order). */
@@ -111,6 +113,16 @@ export function appliesPrediction(configuration: string, passing: SwapSide, fail
   return order => predictedApplies(structure, realisable(order, structure.requires)).join(',')
 }
 
+/**
+ * Whether an order is predicted to keep every pair of `group` (a class
+ * pair, as `PluginRace.group`) in the order the passing side applied it, by
+ * the structure two sides' runs show: where the race changes sides on the
+ * way between them.
+ */
+export function keepsRace(structure: ApplyStructure, group: readonly (readonly [number, number])[]): (order: readonly string[]) => boolean {
+  return order => flippedGroups(predictedApplies(structure, realisable(order, structure.requires)), [group]).size === 0
+}
+
 /** A class pair, as a key: the two classes' keys (their needs), in the passing order. */
 type ClassPair = string
 
@@ -139,6 +151,20 @@ function likelihood([a, b]: readonly [{ score: number, registers: boolean }, { s
 }
 
 /**
+ * How likely each open class pair is the race, for weighing a bisection's
+ * split: half of the weight spread evenly, half by what the failure's words
+ * say of both plugins (pairs of registering plugins first). The even half
+ * bounds the cost of a misleading text to about one run more than plain
+ * halving; a text that names both plugins of the race lets the first run
+ * flip that pair alone.
+ */
+function priorWeights(named: readonly (readonly [{ score: number, registers: boolean }, { score: number, registers: boolean }])[]): number[] {
+  const said = named.map(([a, b]) => (a.registers && b.registers ? 1 : 0.1) * (a.score * b.score + (a.score + b.score) / 100))
+  const total = said.reduce((sum, weight) => sum + weight, 0)
+  return named.map((_, index) => 1 / named.length + (total > 0 ? said[index]! / total : 1 / named.length))
+}
+
+/**
  * Bisects the class pairs two sides flipped, running the test alone (see
  * the file's comment); `failure` is the test's own failure text, which
  * names one plugin of a class the load order cannot split. `observed` are
@@ -146,7 +172,7 @@ function likelihood([a, b]: readonly [{ score: number, registers: boolean }, { s
  * any run of its own, a class pair a passing one flipped, or a failing one
  * kept, is ruled out (unless that would rule out every pair).
  */
-export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string, observed: readonly Rerun[] = []): Promise<PluginRace | undefined> {
+export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string, observed: readonly Rerun[] = [], most = MOST_RUNS): Promise<PluginRace | undefined> {
   const { structure } = candidates
   if (candidates.pairs.length === 0) return undefined
   const { classOf, members } = classesOf(structure)
@@ -165,11 +191,16 @@ export async function isolateRace(configuration: string, candidates: Candidates,
     const kept = open.filter((_, index) => flipped.has(index) === (known.status === 'failed'))
     if (kept.length > 0) open = kept
   }
+  const score = failureScorer(structure, failure)
+  const namedOf = new Map([...byClass.keys()].map(key => {
+    const [first, second] = key.split('|') as [string, string]
+    return [key, [namedIn(structure, members.get(first)!, score), namedIn(structure, members.get(second)!, score)] as const]
+  }))
   let runs = 0
   let failing: readonly string[] | undefined
-  for (let stuck = 0; open.length > 1 && runs < MOST_RUNS && stuck < 3;) {
+  for (let stuck = 0; open.length > 1 && runs < most && stuck < 3;) {
     const groups = open.map(key => byClass.get(key)!)
-    const split = splittingOrder(structure, passingOrder, groups, rng)
+    const split = splittingOrder(structure, passingOrder, groups, rng, undefined, priorWeights(open.map(key => namedOf.get(key)!)))
     // No order is predicted to split them: no run alone could tell them apart.
     if (split === undefined) break
     const rerun = await runUnder(split.order)
@@ -189,19 +220,17 @@ export async function isolateRace(configuration: string, candidates: Candidates,
       open = open.filter((_, index) => !flipped.has(index))
     }
   }
-  const score = failureScorer(structure, failure)
-  const named = open.map(key => {
-    const [first, second] = key.split('|') as [string, string]
-    return [namedIn(structure, members.get(first)!, score), namedIn(structure, members.get(second)!, score)] as const
-  })
+  const named = open.map(key => namedOf.get(key)!)
   // Several class pairs left: of two registering plugins, the one the failure names most (the first of equals, as bisection left them).
-  const [a, b] = named.reduce((best, pair) => likelihood(pair) > likelihood(best) ? pair : best)
+  const chosen = named.reduce((best, pair, index) => likelihood(pair) > likelihood(named[best]!) ? index : best, 0)
+  const [a, b] = named[chosen]!
   const single = a.all.length === 1 && b.all.length === 1
   return {
     plugins: [a.name, b.name],
     how: open.length > 1 ? 'unconfirmed' : single ? 'isolated' : 'class',
     flipped: candidates.pairs.length,
     runs,
+    group: byClass.get(open[chosen]!)!,
     ...single ? {} : { classes: [a.all, b.all] as const },
     ...failing === undefined ? {} : { order: failing },
   }

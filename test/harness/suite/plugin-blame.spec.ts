@@ -5,8 +5,12 @@ import type { BootRecord } from '../../../harness/preload/protocol.js'
 import { applyStructure, entryRequirements, predictedApplies, type ApplyStructure } from '../../../harness/space/applies.ts'
 import type { CommandRun } from '../../../harness/suite/command-run.ts'
 import { failureScorer, swappedStretch } from '../../../harness/suite/failure-names.ts'
+import { narrow } from '../../../harness/suite/blame.ts'
+import { ordersKey } from '../../../harness/suite/realised.ts'
 import { isolateRace, raceCandidates } from '../../../harness/suite/plugin-blame.ts'
-import type { Rerun } from '../../../harness/suite/rerunner.ts'
+import { realisable } from '../../../harness/space/apply-rows.ts'
+import type { Rerun, RunsAlone } from '../../../harness/suite/rerunner.ts'
+import type { TestResult } from '../../../harness/suite/results.ts'
 
 /**
  * Blame names the two plugins whose applies decide a pinned test, from runs
@@ -27,7 +31,8 @@ const TERMINAL = 'base.tool-terminal'
 const JOBS = 'base.acp-agent › agent-spine-demo › tool-jobs'
 
 type Recorded = Pick<BootRecord, 'requested' | 'released' | 'applies'>
-const natural = (JSON.parse(readFileSync(`${ROOT}/test/fixtures/dsh-ties/natural-runs.json`, 'utf8')) as { natural: Record<string, Recorded>[] }).natural[0]!
+const naturalRuns = (JSON.parse(readFileSync(`${ROOT}/test/fixtures/dsh-ties/natural-runs.json`, 'utf8')) as { natural: Record<string, Recorded>[] }).natural
+const natural = naturalRuns[0]!
 
 /** The tail of the diff vitest printed when the pty pin broke (dsh's own failure, shortened). */
 const PTY_FAILURE = [
@@ -43,8 +48,8 @@ const PTY_FAILURE = [
   ' ❯ packages/test-support/acp-snapshot/src/suite.ts:1418:18',
 ].join('\n')
 
-function structureOf(configuration: string): { record: Recorded, structure: ApplyStructure } {
-  const record = natural[configuration]!
+function structureOf(configuration: string, runs = natural): { record: Recorded, structure: ApplyStructure } {
+  const record = runs[configuration]!
   return { record, structure: applyStructure({ released: record.released, applies: record.applies! }, new Set(record.released), entryRequirements([record])) }
 }
 
@@ -120,6 +125,66 @@ describe('blame names the two plugins a pinned test races on', () => {
   it('dsh\'s advanced tie: tool-workflow against tool-cordis', async () => {
     const { race } = await blameOf(ADVANCED, before('base.tool-workflow', 'base.tool-cordis'), ['base.tool-workflow', 'base.acp-agent'], '')
     expect(new Set(race.plugins)).toEqual(new Set(['base.tool-workflow', 'base.tool-cordis']))
+  })
+})
+
+/**
+ * A pinned test narrowed from its two sides as a row gives them: the natural
+ * order and its reverse (as a process following it realises it), each
+ * side's confirming rerun given, every further rerun alone counted. Returns the blame and how many runs alone it took.
+ */
+async function narrowedFromSides(configuration: string, runs: Record<string, Recorded>, passes: (applied: readonly string[]) => boolean, failure: string) {
+  const { record, structure } = structureOf(configuration, runs)
+  const runUnder = (order: readonly string[]) => runOf(configuration, structure, record, order, passes)
+  const reversed = realisable([...record.released].reverse(), structure.requires)
+  const [passing, failing] = runUnder(record.released).status === 'passed' ? [record.released, reversed] : [reversed, record.released]
+  expect(runUnder(passing).status).toBe('passed')
+  expect(runUnder(failing).status).toBe('failed')
+  let asked = 0
+  const rerunner: RunsAlone = { alone: async (_test, _mode, rows) => (asked++, runUnder(rows[configuration]!)) }
+  const side = (run: string, status: 'passed' | 'failed', order: readonly string[]) => ({ run, status, orders: { [configuration]: order } })
+  const test = { file: 'examples/acp-agent/tests/acp.snapshot.ts', name: 'tied', status: 'failed' } as TestResult
+  // The sides' confirming reruns alone, which narrowing takes as they are.
+  const seen = new Map([passing, failing].map(order => [ordersKey({ [configuration]: order }), runUnder(order)]))
+  const { blame } = await narrow(test, side('natural', 'passed', passing), side('schedule-1', 'failed', failing), seen, rerunner, failure)
+  return { blame: blame!, asked, runUnder }
+}
+
+/** Whether `failing` is `passing` with one adjacent pair swapped. */
+function oneSwapApart(passing: readonly string[], failing: readonly string[]): boolean {
+  const at = passing.findIndex((entry, index) => entry !== failing[index])
+  return at >= 0 && passing[at] === failing[at + 1] && passing[at + 1] === failing[at] && passing.slice(at + 2).join() === failing.slice(at + 2).join()
+}
+
+describe('narrowing from the two sides\' own runs', () => {
+  const ties = [
+    { tie: 'pty', configuration: PTY, runs: naturalRuns[0]!, passes: before(TERMINAL, JOBS), plugins: [TERMINAL, JOBS], failure: PTY_FAILURE },
+    { tie: 'advanced', configuration: ADVANCED, runs: naturalRuns[1]!, passes: before('base.tool-workflow', 'base.tool-cordis'), plugins: ['base.tool-workflow', 'base.tool-cordis'], failure: ADVANCED_FAILURE },
+  ]
+
+  for (const { tie, configuration, runs, passes, plugins, failure } of ties) {
+    it(`dsh's ${tie} tie: the race bisected over the sides' flipped class pairs, then one swap of entries that flips it, both run`, async () => {
+      const { blame, asked, runUnder } = await narrowedFromSides(configuration, runs, passes, failure)
+      expect(new Set(blame.plugins)).toEqual(new Set(plugins))
+      expect(blame.flipped).toBeGreaterThan(1000)
+      expect(oneSwapApart(blame.passing, blame.failing)).toBe(true)
+      expect(runUnder(blame.passing).status).toBe('passed')
+      expect(runUnder(blame.failing).status).toBe('failed')
+      expect(blame.runs).toBe(asked + 2)
+      // The entry-first bisection took 10 to 14 runs on these structures; the failure's words aim the first splits.
+      expect(asked).toBeLessThanOrEqual(7)
+    })
+  }
+
+  it('a failure text that names the race\'s two plugins makes the bisection cheaper than none', async () => {
+    const [pty] = ties
+    const named = await narrowedFromSides(pty!.configuration, pty!.runs, pty!.passes, pty!.failure)
+    const unnamed = await narrowedFromSides(pty!.configuration, pty!.runs, pty!.passes, '')
+    expect(named.asked).toBeLessThan(unnamed.asked)
+    // Without the words the class pair is still found (one plugin of the spine's class named).
+    expect(unnamed.blame.plugins).toContain(TERMINAL)
+    expect(unnamed.blame.how).toBe('class')
+    expect(unnamed.blame.classes?.flat()).toContain(JOBS)
   })
 })
 
