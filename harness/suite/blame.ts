@@ -2,7 +2,7 @@ import { minimise, transpositionPath } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
-import { appliesPrediction, isolateRace, raceCandidates, keepsRace, type RunUnder } from './plugin-blame.ts'
+import { appliesPrediction, isolateRace, raceCandidates, keptOfRace, openPrediction, type RunUnder } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
 import type { Rerun, RunsAlone } from './rerunner.ts'
 import type { TestResult } from './results.ts'
@@ -63,13 +63,20 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
   return { runUnder, tried }
 }
 
-/** Runs alone a bisection over the whole of two sides' flipped class pairs may take before it falls back to the swap of entries. */
-const SIDES_RUNS = 14
+/** Runs alone the bisection over the whole of two sides' flipped class pairs takes before it hands what it learnt to the bisection of entries. */
+const SIDES_RUNS = 3
 
-/** The adjacent swap of entries at which `predicted` says the race changes sides, on the way from `left` to `right`: its two orders. */
-function raceSwap(left: Schedule, right: Schedule, predicted: (order: Schedule) => boolean): readonly [Schedule, Schedule] | undefined {
+/**
+ * The adjacent swap of entries on the way from `left` to `right` where the
+ * race changes sides: where `kept` (how many of its pairs an order is
+ * predicted to keep) first falls from above to below halfway between its
+ * two ends. Its two orders; undefined when it does not fall.
+ */
+function raceSwap(left: Schedule, right: Schedule, kept: (order: Schedule) => number): readonly [Schedule, Schedule] | undefined {
   const path = transpositionPath(left, right)
-  const at = path.findIndex((order, index) => index > 0 && predicted(path[index - 1]!) && !predicted(order))
+  const counts = path.map(kept)
+  const halfway = (counts[0]! + counts.at(-1)!) / 2
+  const at = counts.findIndex((count, index) => index > 0 && counts[index - 1]! > halfway && count < halfway)
   return at < 0 ? undefined : [path[at - 1]!, path[at]!]
 }
 
@@ -79,29 +86,38 @@ function swappedEntries(passing: Schedule, failing: Schedule): [string, string] 
   return [passing[at]!, passing[at + 1]!]
 }
 
+/** What naming the race from the two sides' runs gave: the blame, or a failing order nearer the passing one and where to probe between them. */
+type RaceFirst = { blame: Omit<Blame, 'runs'> } | { failing: Schedule, predict: (order: Schedule) => string }
+
 /**
  * Names the race from the two sides' own runs, when they recorded applies:
  * the class pairs the sides applied in opposite orders are bisected
  * (weighted by the failure's words, `plugin-blame.ts`), then the adjacent
  * swap of entries where the structure predicts the named pair changes
- * sides is run on both sides. Undefined when the runs recorded no applies,
- * the bisection could not split the pairs, or the swap did not flip the
- * test as predicted: the caller then bisects the entries first.
+ * sides is run on both sides. When the bisection stops short of one class
+ * pair (its runs are few) or the swap does not flip the test as predicted,
+ * it gives what it learnt: the failing order nearest the passing one it
+ * ran, and a prediction keyed on the class pairs still open. Undefined when
+ * the runs recorded no applies.
  */
-async function raceFirst(configuration: string, left: Schedule, right: Schedule, runUnder: RunUnder, failure: string, observed: readonly Rerun[]): Promise<Omit<Blame, 'runs'> | undefined> {
+async function raceFirst(configuration: string, left: Schedule, right: Schedule, runUnder: RunUnder, failure: string, observed: readonly Rerun[]): Promise<RaceFirst | undefined> {
   const candidates = raceCandidates(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
   if (candidates === undefined) return undefined
   const race = await isolateRace(configuration, candidates, left, runUnder, failure, observed, SIDES_RUNS)
-  if (race === undefined || race.how === 'unconfirmed') return undefined
+  if (race === undefined) return undefined
   const end = race.order !== undefined && race.order.length === left.length && new Set([...left, ...race.order]).size === left.length ? race.order : right
-  const swap = raceSwap(left, end, keepsRace(candidates.structure, race.group))
-  if (swap === undefined) return undefined
+  const learnt = { failing: end, predict: openPrediction(candidates.structure, race.open) }
+  if (race.how === 'unconfirmed') return learnt
+  const swap = raceSwap(left, end, keptOfRace(candidates.structure, race.group))
+  if (swap === undefined) return learnt
   const [passing, failing] = swap
-  if ((await runUnder(passing)).status !== 'passed' || (await runUnder(failing)).status !== 'failed') return undefined
+  if ((await runUnder(passing)).status !== 'passed' || (await runUnder(failing)).status !== 'failed') return learnt
   return {
-    configuration, entries: swappedEntries(passing, failing), passing, failing,
-    plugins: race.plugins, how: race.how, flipped: race.flipped,
-    ...race.classes === undefined ? {} : { classes: race.classes },
+    blame: {
+      configuration, entries: swappedEntries(passing, failing), passing, failing,
+      plugins: race.plugins, how: race.how, flipped: race.flipped,
+      ...race.classes === undefined ? {} : { classes: race.classes },
+    },
   }
 }
 
@@ -127,13 +143,12 @@ async function narrowConfiguration(test: TestResult, configuration: string, pass
     if ((await runUnder(precedent.blame.failing, false)).status === 'failed') return { ...precedent.blame, runs: tried.size, after: precedent.test }
   }
   try {
-    if ((await runUnder(left)).status === 'passed') {
-      const named = await raceFirst(configuration, left, right, runUnder, failure, [...tried.values()])
-      // Every order the narrowing ran alone or took from a side's confirming rerun, once.
-      if (named !== undefined) return { ...named, runs: tried.size }
-    }
-    const predict = appliesPrediction(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
-    const found = await minimise(left, right, statusUnder, predict)
+    const first = (await runUnder(left)).status === 'passed' ? await raceFirst(configuration, left, right, runUnder, failure, [...tried.values()]) : undefined
+    // Every order the narrowing ran alone or took from a side's confirming rerun, once.
+    if (first !== undefined && 'blame' in first) return { ...first.blame, runs: tried.size }
+    const found = first === undefined
+      ? await minimise(left, right, statusUnder, appliesPrediction(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run }))
+      : await minimise(left, first.failing, statusUnder, first.predict)
     const flipped = found.leftHash === 'passed'
     const [passingOrder, failingOrder] = flipped ? [found.left, found.right] : [found.right, found.left]
     const entries = flipped ? found.blame : [found.blame[1], found.blame[0]] as const

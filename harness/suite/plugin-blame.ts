@@ -63,6 +63,8 @@ export interface PluginRace {
   readonly order?: readonly string[]
   /** The plugin pairs (unit indices, first as the passing side applied them) of the class pair named. */
   readonly group: readonly (readonly [number, number])[]
+  /** Every class pair the bisection left open, as its plugin pairs. */
+  readonly open: readonly (readonly (readonly [number, number])[])[]
 }
 
 /** Runs the test alone with the configuration in `order` (once per order). */
@@ -114,13 +116,28 @@ export function appliesPrediction(configuration: string, passing: SwapSide, fail
 }
 
 /**
- * Whether an order is predicted to keep every pair of `group` (a class
- * pair, as `PluginRace.group`) in the order the passing side applied it, by
- * the structure two sides' runs show: where the race changes sides on the
- * way between them.
+ * How many pairs of `group` (a class pair, as `PluginRace.group`) an order
+ * is predicted to keep in the order the passing side applied them, by the
+ * structure two sides' runs show: it falls where the race changes sides on
+ * the way between them. (Plugins that apply at the same release are ordered
+ * by the system, so the prediction may count a few pairs of the passing
+ * side itself as flipped.)
  */
-export function keepsRace(structure: ApplyStructure, group: readonly (readonly [number, number])[]): (order: readonly string[]) => boolean {
-  return order => flippedGroups(predictedApplies(structure, realisable(order, structure.requires)), [group]).size === 0
+export function keptOfRace(structure: ApplyStructure, group: readonly (readonly [number, number])[]): (order: readonly string[]) => number {
+  return (order) => {
+    const applied = predictedApplies(structure, realisable(order, structure.requires))
+    return group.filter(pair => flippedGroups(applied, [[pair]]).size === 0).length
+  }
+}
+
+/**
+ * Which of `groups` (class pairs, as `PluginRace.open`) an order is
+ * predicted to flip, as a key: narrowing the entries between two sides
+ * probes only where it changes, once a bisection has ruled the other class
+ * pairs out.
+ */
+export function openPrediction(structure: ApplyStructure, groups: readonly (readonly (readonly [number, number])[])[]): (order: readonly string[]) => string {
+  return order => [...flippedGroups(predictedApplies(structure, realisable(order, structure.requires)), groups)].join(',')
 }
 
 /** A class pair, as a key: the two classes' keys (their needs), in the passing order. */
@@ -231,6 +248,7 @@ export async function isolateRace(configuration: string, candidates: Candidates,
     flipped: candidates.pairs.length,
     runs,
     group: byClass.get(open[chosen]!)!,
+    open: open.map(key => byClass.get(key)!),
     ...single ? {} : { classes: [a.all, b.all] as const },
     ...failing === undefined ? {} : { order: failing },
   }
