@@ -2,7 +2,7 @@ import { minimise, transpositionPath } from '../oracle/minimise.ts'
 import { scheduleKey, type Schedule } from '../space/space.ts'
 import type { Blame, PinnedSide } from '../verdict/test-verdict.ts'
 import { Interrupted } from './interrupted.ts'
-import { appliesPrediction, isolateRace, raceCandidates, keptOfRace, openPrediction, type RunUnder } from './plugin-blame.ts'
+import { appliesPrediction, isolateRace, raceCandidates, keptOfRace, openPrediction, type IsolationLimits, type RunUnder } from './plugin-blame.ts'
 import { ordersKey } from './realised.ts'
 import type { Rerun, RunsAlone } from './rerunner.ts'
 import type { TestResult } from './results.ts'
@@ -63,8 +63,12 @@ function runsUnder(test: TestResult, configuration: string, passing: PinnedSide,
   return { runUnder, tried }
 }
 
-/** Runs alone the bisection over the whole of two sides' flipped class pairs takes before it hands what it learnt to the bisection of entries. */
-const SIDES_RUNS = 3
+/**
+ * How far the bisection over the whole of two sides' flipped class pairs
+ * goes before it hands what it learnt to the bisection of entries: while
+ * each run parts off at least a third of the pairs open.
+ */
+const SIDES_LIMITS: IsolationLimits = { most: 10, keeping: 2 / 3 }
 
 /**
  * The adjacent swap of entries on the way from `left` to `right` where the
@@ -103,7 +107,7 @@ type RaceFirst = { blame: Omit<Blame, 'runs'> } | { failing: Schedule, predict: 
 async function raceFirst(configuration: string, left: Schedule, right: Schedule, runUnder: RunUnder, failure: string, observed: readonly Rerun[]): Promise<RaceFirst | undefined> {
   const candidates = raceCandidates(configuration, { order: left, run: (await runUnder(left)).run }, { order: right, run: (await runUnder(right)).run })
   if (candidates === undefined) return undefined
-  const race = await isolateRace(configuration, candidates, left, runUnder, failure, observed, SIDES_RUNS)
+  const race = await isolateRace(configuration, candidates, left, runUnder, failure, observed, SIDES_LIMITS)
   if (race === undefined) return undefined
   const end = race.order !== undefined && race.order.length === left.length && new Set([...left, ...race.order]).size === left.length ? race.order : right
   const learnt = { failing: end, predict: openPrediction(candidates.structure, race.open) }

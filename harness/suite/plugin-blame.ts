@@ -67,6 +67,15 @@ export interface PluginRace {
   readonly open: readonly (readonly (readonly [number, number])[])[]
 }
 
+/**
+ * How far a bisection goes: at most `most` runs, and (`keeping`) no further
+ * once a run leaves more than that share of the class pairs it had open.
+ */
+export interface IsolationLimits {
+  readonly most?: number
+  readonly keeping?: number
+}
+
 /** Runs the test alone with the configuration in `order` (once per order). */
 export type RunUnder = (order: readonly string[]) => Promise<Rerun>
 
@@ -189,7 +198,8 @@ function priorWeights(named: readonly (readonly [{ score: number, registers: boo
  * any run of its own, a class pair a passing one flipped, or a failing one
  * kept, is ruled out (unless that would rule out every pair).
  */
-export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string, observed: readonly Rerun[] = [], most = MOST_RUNS): Promise<PluginRace | undefined> {
+export async function isolateRace(configuration: string, candidates: Candidates, passingOrder: readonly string[], runUnder: RunUnder, failure: string, observed: readonly Rerun[] = [], limits: IsolationLimits = {}): Promise<PluginRace | undefined> {
+  const { most = MOST_RUNS, keeping = 1 } = limits
   const { structure } = candidates
   if (candidates.pairs.length === 0) return undefined
   const { classOf, members } = classesOf(structure)
@@ -230,12 +240,15 @@ export async function isolateRace(configuration: string, candidates: Candidates,
       open = rng.shuffle([...open])
       continue
     }
+    const before = open.length
     if (rerun.status === 'failed') {
       open = open.filter((_, index) => flipped.has(index))
       failing = own?.released
     } else {
       open = open.filter((_, index) => !flipped.has(index))
     }
+    // Splits this uneven say the arrangements cannot part the pairs left: the caller has a cheaper way on.
+    if (open.length > before * keeping) break
   }
   const named = open.map(key => namedOf.get(key)!)
   // Several class pairs left: of two registering plugins, the one the failure names most (the first of equals, as bisection left them).
