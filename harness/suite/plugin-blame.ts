@@ -190,6 +190,30 @@ function priorWeights(named: readonly (readonly [{ score: number, registers: boo
   return named.map((_, index) => 1 / named.length + (total > 0 ? said[index]! / total : 1 / named.length))
 }
 
+/** The plugin pairs two sides flipped, grouped by class pair, with each class's members. */
+function classPairs(structure: ApplyStructure, pairs: Candidates['pairs']): { members: Map<string, number[]>, byClass: Map<ClassPair, (readonly [number, number])[]> } {
+  const { classOf, members } = classesOf(structure)
+  const byClass = new Map<ClassPair, (readonly [number, number])[]>()
+  for (const pair of pairs) {
+    const key = `${classOf(pair[0])}|${classOf(pair[1])}`
+    byClass.set(key, [...byClass.get(key) ?? [], pair])
+  }
+  return { members, byClass }
+}
+
+/** The class pairs the runs already made leave open, for free: a passing run's flipped ones and a failing run's kept ones are out (unless none would be left). */
+function ruledOut(configuration: string, structure: ApplyStructure, byClass: Map<ClassPair, (readonly [number, number])[]>, observed: readonly Rerun[]): ClassPair[] {
+  let open = [...byClass.keys()]
+  for (const known of observed) {
+    const own = recordOf(known.run, configuration)
+    if (own === undefined || (known.status !== 'passed' && known.status !== 'failed')) continue
+    const flipped = flippedGroups(realisedApplies(structure, own.applies!), open.map(key => byClass.get(key)!))
+    const kept = open.filter((_, index) => flipped.has(index) === (known.status === 'failed'))
+    if (kept.length > 0) open = kept
+  }
+  return open
+}
+
 /**
  * Bisects the class pairs two sides flipped, running the test alone (see
  * the file's comment); `failure` is the test's own failure text, which
@@ -202,22 +226,9 @@ export async function isolateRace(configuration: string, candidates: Candidates,
   const { most = MOST_RUNS, keeping = 1 } = limits
   const { structure } = candidates
   if (candidates.pairs.length === 0) return undefined
-  const { classOf, members } = classesOf(structure)
-  const byClass = new Map<ClassPair, (readonly [number, number])[]>()
-  for (const pair of candidates.pairs) {
-    const key = `${classOf(pair[0])}|${classOf(pair[1])}`
-    byClass.set(key, [...byClass.get(key) ?? [], pair])
-  }
+  const { members, byClass } = classPairs(structure, candidates.pairs)
   const rng = createRng(`isolate:${configuration}`)
-  let open = [...byClass.keys()]
-  // The runs narrowing already made say, for free, which class pairs cannot be it.
-  for (const known of observed) {
-    const own = recordOf(known.run, configuration)
-    if (own === undefined || (known.status !== 'passed' && known.status !== 'failed')) continue
-    const flipped = flippedGroups(realisedApplies(structure, own.applies!), open.map(key => byClass.get(key)!))
-    const kept = open.filter((_, index) => flipped.has(index) === (known.status === 'failed'))
-    if (kept.length > 0) open = kept
-  }
+  let open = ruledOut(configuration, structure, byClass, observed)
   const score = failureScorer(structure, failure)
   const namedOf = new Map([...byClass.keys()].map(key => {
     const [first, second] = key.split('|') as [string, string]
