@@ -84,6 +84,11 @@ function raceSwap(left: Schedule, right: Schedule, kept: (order: Schedule) => nu
   return at < 0 ? undefined : [path[at - 1]!, path[at]!]
 }
 
+/** Whether two orders hold the same distinct entries. */
+function sameEntries(left: Schedule, right: Schedule): boolean {
+  return left.length === right.length && new Set([...left, ...right]).size === left.length
+}
+
 /** The two entries one adjacent swap apart in `passing` and `failing`, in `passing`'s order. */
 function swappedEntries(passing: Schedule, failing: Schedule): [string, string] {
   const at = passing.findIndex((entry, index) => entry !== failing[index])
@@ -99,7 +104,8 @@ type RaceFirst = { blame: Omit<Blame, 'runs'> } | { failing: Schedule, predict: 
  * (weighted by the failure's words, `plugin-blame.ts`), then the adjacent
  * swap of entries where the structure predicts the named pair changes
  * sides is run on both sides. When the bisection stops short of one class
- * pair (its runs are few) or the swap does not flip the test as predicted,
+ * pair (a run parted off less than a third of those open, or ten ran) or
+ * the swap does not flip the test as predicted,
  * it gives what it learnt: the failing order nearest the passing one it
  * ran, and a prediction keyed on the class pairs still open. Undefined when
  * the runs recorded no applies.
@@ -109,7 +115,7 @@ async function raceFirst(configuration: string, left: Schedule, right: Schedule,
   if (candidates === undefined) return undefined
   const race = await isolateRace(configuration, candidates, left, runUnder, failure, observed, SIDES_LIMITS)
   if (race === undefined) return undefined
-  const end = race.order !== undefined && race.order.length === left.length && new Set([...left, ...race.order]).size === left.length ? race.order : right
+  const end = race.order !== undefined && sameEntries(left, race.order) ? race.order : right
   const learnt = { failing: end, predict: openPrediction(candidates.structure, race.open) }
   if (race.how === 'unconfirmed') return learnt
   const swap = raceSwap(left, end, keptOfRace(candidates.structure, race.group))
@@ -137,7 +143,7 @@ async function raceFirst(configuration: string, left: Schedule, right: Schedule,
 async function narrowConfiguration(test: TestResult, configuration: string, passing: PinnedSide, failing: PinnedSide, seen: KnownStatuses, rerunner: RunsAlone, failure: string, precedents: readonly Precedent[]): Promise<Blame | string> {
   const left = passing.orders[configuration]!
   const right = failing.orders[configuration]!
-  if (left.length !== right.length || new Set([...left, ...right]).size !== left.length) return `the two sides of ${configuration} loaded different entries`
+  if (!sameEntries(left, right)) return `the two sides of ${configuration} loaded different entries`
   const { runUnder, tried } = runsUnder(test, configuration, passing, failing, seen, rerunner)
   const statusUnder = async (order: Schedule): Promise<string> => (await runUnder(order)).status
   if ((await runUnder(right, false)).status !== 'failed') return `${configuration} in its failing order alone does not fail it`
