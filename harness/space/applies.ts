@@ -147,6 +147,26 @@ export function applyStructure(run: AppliesRun, ops: ReadonlySet<string>, requir
   return { units, ties: new Set(tiesOf(units, run)), requires }
 }
 
+/**
+ * `structure` as every run of its configuration gives it, whatever order its
+ * plugins happened to apply in: its units in dependency order (each after
+ * its mounters and providers), then by name, and no tie a run showed. Two
+ * processes that loaded differently plan the same rows from it (the shards
+ * of one run, each planning from its own natural run).
+ */
+export function canonicalStructure(structure: ApplyStructure): ApplyStructure {
+  const left = [...structure.units].sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))
+  const placed = new Set<string>()
+  const units: ApplyUnit[] = []
+  while (left.length > 0) {
+    const next = left.findIndex(unit => unit.after.every(other => placed.has(other) || !left.some(waiting => waiting.unit === other)))
+    const [unit] = left.splice(Math.max(next, 0), 1)
+    placed.add(unit!.unit)
+    units.push(unit!)
+  }
+  return { units, ties: new Set(), requires: structure.requires }
+}
+
 /** `structure` with the ties `runs` showed added. */
 export function withTiesOf(structure: ApplyStructure, runs: readonly AppliesRun[]): ApplyStructure {
   return { ...structure, ties: new Set([...structure.ties, ...runs.flatMap(run => tiesOf(structure.units, run))]) }

@@ -2,7 +2,7 @@ import { realisedGuarantee, realisedIn } from '../explore/guarantee.ts'
 import { planSpace, type PlanSettings } from '../explore/plan.ts'
 import type { BootRecord } from '../preload/protocol.js'
 import { ApplyOrders, TieReversals } from '../space/apply-orders.ts'
-import { applyStructure, entryRequirements, realisedApplies, unexplained, withTiesOf, type AppliesRun, type ApplyStructure } from '../space/applies.ts'
+import { applyStructure, canonicalStructure, entryRequirements, realisedApplies, unexplained, withTiesOf, type AppliesRun, type ApplyStructure } from '../space/applies.ts'
 import { deviation } from '../space/discovered.ts'
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import { strategies, type Guarantee, type Plan } from '../strategies/index.ts'
@@ -39,6 +39,10 @@ export interface ConfigurationSettings extends PlanSettings {
    * true). Shards of one run each run their own natural run, which may load
    * differently; rows relabelled after different natural orders do not add
    * up to one plan, so a sharded run counts none and every row is a run's.
+   * It also plans from what every shard's natural run shares: the entries
+   * by name, and the apply structure without the order its plugins happened
+   * to apply in or the ties it showed (`canonicalStructure`), so that row k
+   * of one shard's plan is row k of every other's.
    */
   readonly countsNatural?: boolean
 }
@@ -122,8 +126,12 @@ export function naturalStructure(records: Records, configuration: string, entrie
 /** The plan of every configuration the natural run booted. */
 export function planConfigurations(records: Records, settings: ConfigurationSettings): ConfigurationPlan[] {
   return [...discoveredConfigurations(records)].map(([configuration, { entries, processes }]) => {
-    const structure = naturalStructure(records, configuration, entries)
-    const space: Space = { chains: entries.map(entry => ({ plugin: entry, ops: [entry] })), ...structure === undefined ? {} : { applies: structure } }
+    // Shards plan from their own natural runs, which may load differently: each plans from what they all share.
+    const shared = settings.countsNatural === false
+    const found = naturalStructure(records, configuration, entries)
+    const structure = shared && found !== undefined ? canonicalStructure(found) : found
+    const chains = shared ? [...entries].sort() : entries
+    const space: Space = { chains: chains.map(entry => ({ plugin: entry, ops: [entry] })), ...structure === undefined ? {} : { applies: structure } }
     const natural = settings.countsNatural === false ? undefined : naturalOrder(records, configuration, entries)
     // A plan that counts what was seen takes every order the natural run's processes realised, agreeing or not.
     const seen = settings.countsNatural === false ? [] : naturalOrders(records, configuration)

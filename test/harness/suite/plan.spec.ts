@@ -71,13 +71,33 @@ describe('plans keyed by configuration', () => {
     const agreeing = [record('c.yml', ['c', 'a', 'd', 'b']), record('c.yml', ['c', 'a', 'd', 'b'])]
     const [counted] = planConfigurations(agreeing, settings)
     const [sharded] = planConfigurations(agreeing, { ...settings, countsNatural: false })
-    const [disagreeing] = planConfigurations([record('c.yml', ['c', 'a', 'd', 'b']), record('c.yml', ['a', 'c', 'd', 'b'])], settings)
+    const [otherShard] = planConfigurations([record('c.yml', ['a', 'c', 'd', 'b']), record('c.yml', ['d', 'b', 'c', 'a'])], { ...settings, countsNatural: false })
     expect(counted!.natural).toBeDefined()
     expect(sharded!.natural).toBeUndefined()
-    // The plan is the strategy's own, whatever order the natural run loaded in.
-    expect(sharded!.rows).toEqual(disagreeing!.rows)
+    // The plan is the strategy's own, whatever order the natural run requested and loaded in.
+    expect(sharded!.rows).toEqual(otherShard!.rows)
     expect(claim(sharded!, sharded!.rows.length - 1)).toEqual({ kind: 'sampled' })
     expect(claim(sharded!, sharded!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
+  })
+
+  it('plans a sharded run over applies from what every shard shares: their rows add up whatever order each natural run loaded in', () => {
+    // The fixture's broken tie: alpha and beta each inject prompt's service, so released before prompt they apply at its
+    // release, in the order their own imports were released. A natural run shows such a tie, or none, as the load falls.
+    const needs: Record<string, string[]> = { prompt: [], alpha: ['prompt'], beta: ['prompt'] }
+    const booted = (released: string[]): BootRecord => {
+      const at = (entry: string) => released.indexOf(entry) + 1
+      const applies = Object.keys(needs).map(unit => ({ unit, entry: unit, parent: 'include', providers: needs[unit]!, released: Math.max(at(unit), ...needs[unit]!.map(at)) }))
+        .sort((a, b) => a.released - b.released || needs[a.unit]!.length - needs[b.unit]!.length || at(a.unit) - at(b.unit))
+      return { ...record('broken.yml', released), applies }
+    }
+    const sharded = { strategy: 'applies' as const, budget: 2, seed: '0', countsNatural: false }
+    const orders = [['prompt', 'beta', 'alpha'], ['beta', 'alpha', 'prompt'], ['alpha', 'beta', 'prompt'], ['prompt', 'alpha', 'beta']]
+    const plans = orders.map(natural => planConfigurations([booted(natural), booted(natural)], sharded)[0]!)
+    for (const plan of plans) expect(plan.rows).toEqual(plans[0]!.rows)
+    // Shard 1 runs the first row of its own plan, shard 2 the second of its own; the merge checks what they realised.
+    const [one, two] = [plans[0]!, plans[1]!]
+    const records = [booted(orders[0]!), booted(orders[1]!), booted(one.rows[0]! as string[]), booted(two.rows[1]! as string[])]
+    expect(configurationGuarantee(one, 2, records)).toEqual({ kind: 'applies', strength: 2 })
   })
 
   it('relabels rows entry for entry', () => {
