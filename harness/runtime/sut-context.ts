@@ -89,7 +89,9 @@ export function attributeFibersOf(FiberClass: { prototype: object }): void {
   prototype._execute = function (this: Fiber, runner: unknown) {
     const scope = storage.getStore()
     if (scope === undefined) return execute.call(this, runner)
-    return storage.run({ monitor: scope.monitor, chain: chainOfFiber(this) ?? ROOT_CHAIN }, () => execute.call(this, runner))
+    const chain = chainOfFiber(this) ?? ROOT_CHAIN
+    if (chain === scope.chain) return execute.call(this, runner)
+    return storage.run({ monitor: scope.monitor, chain }, () => execute.call(this, runner))
   }
   wrapped.add(FiberClass)
 }
