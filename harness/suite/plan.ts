@@ -132,9 +132,9 @@ export function planConfigurations(records: Records, settings: ConfigurationSett
     const structure = shared && found !== undefined ? canonicalStructure(found) : found
     const chains = shared ? [...entries].sort() : entries
     const space: Space = { chains: chains.map(entry => ({ plugin: entry, ops: [entry] })), ...structure === undefined ? {} : { applies: structure } }
-    const natural = settings.countsNatural === false ? undefined : naturalOrder(records, configuration, entries)
+    const natural = shared ? undefined : naturalOrder(records, configuration, entries)
     // A plan that counts what was seen takes every order the natural run's processes realised, agreeing or not.
-    const seen = settings.countsNatural === false ? [] : naturalOrders(records, configuration)
+    const seen = shared ? [] : naturalOrders(records, configuration)
     // The natural run is one run of the plan's budget: a plan that counts what was seen has one fewer for its rows.
     const budget = strategies[settings.strategy].countsSeen === true && seen.length > 0 ? Math.max(0, settings.budget - 1) : settings.budget
     const { plan, schedules } = planSpace(configuration, space, { ...settings, budget }, undefined, seen)
