@@ -140,7 +140,8 @@ export function configurationOf(root, project, where) {
   const named = outermostFile(root)
   const file = named === undefined ? undefined : named.startsWith('file:') ? fileURLToPath(named) : named
   const script = process.argv[1] === undefined ? undefined : fromProject(project, process.argv[1])
-  const inProject = file !== undefined && isAbsolute(file) && !isTemporary(file) && !fromProject(project, file).startsWith('../')
+  // A project checked out under the temporary folder keeps its own files: only a file the project does not hold is a test's temporary one.
+  const inProject = file !== undefined && isAbsolute(file) && (!isTemporary(file) || isTemporary(project)) && !fromProject(project, file).startsWith('../')
   if (inProject) return fromProject(project, /** @type {string} */ (file))
   if (file === undefined && where === undefined) return script ?? null
   const hash = createHash('sha256').update(JSON.stringify([file === undefined ? '' : basename(file), structureOf(root, file === undefined ? undefined : dirname(file))])).digest('hex').slice(0, 8)

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RECORDS_VARIABLE, SCHEDULE_VARIABLE, type BootRecord } from '../../../harness/preload/protocol.js'
@@ -22,12 +22,12 @@ let folder: string
 beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'loadrace-identity-')) })
 afterEach(() => rmSync(folder, { recursive: true, force: true }))
 
-async function bootMany(): Promise<BootRecord[]> {
+async function bootMany(env: Record<string, string> = {}): Promise<BootRecord[]> {
   const schedule = join(folder, 'schedule.json')
   const records = join(folder, 'records')
   mkdirSync(records)
   writeFileSync(schedule, JSON.stringify({ mode: 'natural', rows: {}, project: VITEST_BOOTS }))
-  await run(process.execPath, ['boot-many.mjs'], { cwd: VITEST_BOOTS, env: { ...process.env, NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records } })
+  await run(process.execPath, ['boot-many.mjs'], { cwd: VITEST_BOOTS, env: { ...process.env, NODE_OPTIONS: nodeOptionsWithPreload(undefined), [SCHEDULE_VARIABLE]: schedule, [RECORDS_VARIABLE]: records, ...env } })
   return readdirSync(records).map(name => JSON.parse(readFileSync(join(records, name), 'utf8')) as BootRecord).sort((a, b) => a.boot - b.boot)
 }
 
@@ -46,5 +46,12 @@ describe('the configuration a boot is named by', () => {
     expect(boots[0]!.released.slice().sort()).toEqual(['cordis.include.alpha', 'cordis.include.beta', 'cordis.include.names'])
     expect(boots[4]!.released.slice().sort()).toEqual(['gamma', 'names'])
     expect(boots.every(boot => boot.test === undefined)).toBe(true)
+  })
+
+  it('names a cordis.yml of a project checked out under the temporary folder by its path, as any project\'s', async () => {
+    // The fixture project's parent as the temporary folder: the project and the script's own temporary folders lie below it.
+    const [first, , , inProject] = (await bootMany({ TMPDIR: dirname(VITEST_BOOTS) })).map(boot => boot.configuration)
+    expect(inProject).toBe('configs/pair.cordis.yml')
+    expect(first).toMatch(/^boot-many\.mjs › cordis\.yml#[0-9a-f]{8}$/)
   })
 })
