@@ -11,8 +11,11 @@ const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url)
  * interleaving runs in a working directory of its own, which a worker thread
  * cannot change to (`process.chdir` is the process's).
  */
-export interface WorkerTransport {  postMessage(job: WorkerJob): void
-  on(event: 'message', listener: (reply: WorkerReply) => void): unknown
+export interface WorkerTransport {
+  /** Sends jobs for the worker to run one after the other, in this order. */
+  postMessage(jobs: readonly WorkerJob[]): void
+  /** Answers, in the order their jobs were sent. */
+  on(event: 'message', listener: (replies: readonly WorkerReply[]) => void): unknown
   on(event: 'error', listener: (error: Error) => void): unknown
   on(event: 'exit', listener: (code: number | null) => void): unknown
   terminate(): Promise<unknown>
@@ -31,7 +34,7 @@ export function startWorker(settings: WorkerSettings, host: Host | undefined): W
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   return {
-    postMessage: job => void child.send(job),
+    postMessage: jobs => void child.send(jobs),
     on: (event: string, listener: (...args: never[]) => void) => child.on(event, listener as (...args: unknown[]) => void),
     terminate: () => new Promise(resolve => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined)

@@ -5,7 +5,7 @@ import { tokenOf } from '../token.ts'
 import type { InterleavingRecord, Runner, RunSettings } from './runner.ts'
 import type { Control } from '../runtime/operations.ts'
 import { startWorker, type WorkerTransport } from './transport.ts'
-import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
+import { JOBS_PER_MESSAGE, type WorkerJob, type WorkerReply, type WorkerSettings } from './worker-protocol.ts'
 
 /** One interleaving handed to a worker, and who waits for it. */
 interface Task {
@@ -20,16 +20,18 @@ interface Source {
   batch: number
   /** The next task, or undefined when the source is used up. */
   next(): Task | undefined
+  /** How many tasks it has still to hand out. */
+  left(): number
 }
 
 /**
- * How many tasks a worker holds at once: the one it runs and the next, already
- * in its inbox. With two workers busy on two cores, the pool's own thread gets
- * a core only now and then; a worker that had to wait for it after every
- * interleaving would sit idle for that long. The worker runs its tasks one
- * after the other, never two at a time.
+ * How many tasks a worker holds at once: a message's worth it is running and
+ * the next message's worth, already in its inbox. With two workers busy on two
+ * cores, the pool's own thread gets a core only now and then; a worker that
+ * had to wait for it after every message would sit idle for that long. The
+ * worker runs its tasks one after the other, never two at a time.
  */
-export const TASKS_PER_WORKER = 2
+export const TASKS_PER_WORKER = 2 * JOBS_PER_MESSAGE
 
 /** One worker and the tasks sent to it, in the order it runs them (the first is running). */
 interface Slot {
@@ -49,7 +51,7 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
 /**
  * The worker runner: up to `size` worker processes (on this host, or on
  * another host's Node), started on demand, each running one interleaving at a time
- * and holding the next. Every worker loads the scenario file itself (plugin
+ * and holding the next ones, sent and answered several to a message. Every worker loads the scenario file itself (plugin
  * modules cannot be sent), so the scenario's `file` must be loadable from the
  * working directory. A `runAll` hands out its schedules lazily, so a huge plan
  * costs nothing up front. A worker that crashes fails the interleaving it was
@@ -91,6 +93,7 @@ class WorkerPool implements Runner {
       signal?.addEventListener('abort', abort, { once: true })
       this.sources.push({
         batch,
+        left: () => schedules.length - handedOut,
         next: () => {
           if (handedOut >= schedules.length) return undefined
           const index = handedOut++
@@ -129,6 +132,7 @@ class WorkerPool implements Runner {
           task = undefined
           return taken
         },
+        left: () => (task === undefined ? 0 : 1),
       })
       this.dispatch()
     })
@@ -164,13 +168,15 @@ class WorkerPool implements Runner {
 
   private spawn(): Slot {
     const slot: Slot = { worker: startWorker(this.settings, this.host), number: ++this.started, tasks: [], retired: false, sent: 0 }
-    slot.worker.on('message', (reply: WorkerReply) => {
-      const task = slot.tasks[0]
-      if (slot.retired || !task || task.job.id !== reply.id) return
-      slot.tasks.shift()
-      if (this.fresh) this.retire(slot)
-      if (reply.kind === 'record') task.resolve(reply.record)
-      else task.reject(new Error(reply.message))
+    slot.worker.on('message', (replies: readonly WorkerReply[]) => {
+      for (const reply of replies) {
+        const task = slot.tasks[0]
+        if (slot.retired || !task || task.job.id !== reply.id) break
+        slot.tasks.shift()
+        if (this.fresh) this.retire(slot)
+        if (reply.kind === 'record') task.resolve(reply.record)
+        else task.reject(new Error(reply.message))
+      }
       this.dispatch()
     })
     slot.worker.on('error', error => this.lost(slot, error.message))
@@ -190,12 +196,24 @@ class WorkerPool implements Runner {
     return undefined
   }
 
-  /** The worker to send the next task to: an idle one, else a new one while the pool may grow, else one with room in its inbox. */
+  /** The worker to send the next tasks to: an idle one, else a new one while the pool may grow, else one with room in its inbox for a message's worth. */
   private freeSlot(): Slot | undefined {
     if (this.fresh) return this.slots.find(candidate => candidate.sent === 0) ?? (this.slots.length < this.size ? this.spawn() : undefined)
     return this.slots.find(candidate => candidate.tasks.length === 0)
       ?? (this.slots.length < this.size ? this.spawn() : undefined)
-      ?? this.slots.find(candidate => candidate.tasks.length < TASKS_PER_WORKER)
+      ?? this.slots.find(candidate => candidate.tasks.length <= TASKS_PER_WORKER - JOBS_PER_MESSAGE)
+  }
+
+  /**
+   * How many tasks the next message carries: a full message while there is
+   * plenty left, fewer towards the end, so that the last tasks are shared
+   * among the workers rather than queued behind one of them; one for a pool
+   * of fresh processes.
+   */
+  private messageSize(): number {
+    if (this.fresh) return 1
+    const left = this.requeued.length + this.sources.reduce((sum, source) => sum + source.left(), 0)
+    return Math.max(1, Math.min(JOBS_PER_MESSAGE, Math.floor(left / this.size)))
   }
 
   private dispatch(): void {
@@ -203,11 +221,16 @@ class WorkerPool implements Runner {
       if (this.sources.length === 0 && this.requeued.length === 0) return
       const slot = this.freeSlot()
       if (!slot) return
-      const task = this.nextTask()
-      if (!task) return
-      slot.tasks.push(task)
-      slot.sent++
-      slot.worker.postMessage(task.job)
+      const jobs: WorkerJob[] = []
+      for (let size = this.messageSize(); jobs.length < size;) {
+        const task = this.nextTask()
+        if (!task) break
+        slot.tasks.push(task)
+        jobs.push(task.job)
+      }
+      if (jobs.length === 0) return
+      slot.sent += jobs.length
+      slot.worker.postMessage(jobs)
     }
   }
 

@@ -7,7 +7,17 @@ import type { Control } from '../runtime/operations.ts'
  * The messages between the worker pool and its worker processes. A scenario
  * cannot cross a process boundary (module plugins are live code), so a job
  * names the scenario file and the overrides, and the worker loads it itself.
+ * Every message carries a list: the pool sends jobs and a worker answers them
+ * several at a time, so that neither side pays for a message (a write, a
+ * wake-up, a read) per interleaving — on a machine whose cores the workers
+ * fill, each wake-up of the pool's process takes a core from a worker.
  */
+
+/**
+ * How many jobs one message carries at most, and how many answers a worker
+ * gathers before it sends them (it sends sooner when it has nothing left to run).
+ */
+export const JOBS_PER_MESSAGE = 4
 
 /** The settings a worker process starts with (in its `LOADRACE_WORKER` variable): how its interleavings run. */
 export type WorkerSettings = RunSettings
@@ -32,7 +42,7 @@ export interface WorkerJob {
   control?: Control
 }
 
-/** A worker's answer to one job. */
+/** A worker's answer to one job; a message carries the answers to several, in the order the jobs were sent. */
 export type WorkerReply =
   | { kind: 'record', id: number, record: InterleavingRecord }
   | { kind: 'failed', id: number, message: string }

@@ -1,27 +1,27 @@
 /**
  * A worker of the pool — a child process on this host's Node or another
  * host's (`harness/hosts/`): loads scenario files itself, runs the
- * interleavings it is sent one after the other (the pool may send the next
- * while one runs), and answers each with its record.
+ * interleavings it is sent one after the other (the pool sends the next
+ * while one runs), and answers each with its record, several to a message.
  * Started through `worker-bootstrap.js`, which makes TypeScript importable.
  */
 import { loadScenario } from '../scenario/load.ts'
 import type { Scenario } from '../scenario/scenario.ts'
 import { interleavingRecord, type InterleavingRecord } from './runner.ts'
 import { withOverrides } from '../scenario/overrides.ts'
-import type { WorkerJob, WorkerReply, WorkerSettings } from './worker-protocol.ts'
+import { JOBS_PER_MESSAGE, type WorkerJob, type WorkerReply, type WorkerSettings } from './worker-protocol.ts'
 import { killEverything } from '../runtime/real-io.ts'
 
 /** The channel to the pool: the process's IPC channel. */
 interface Port {
-  on(event: 'message', listener: (job: WorkerJob) => void): unknown
-  postMessage(reply: WorkerReply): void
+  on(event: 'message', listener: (jobs: readonly WorkerJob[]) => void): unknown
+  postMessage(replies: readonly WorkerReply[]): void
 }
 
 function processPort(): Port {
   const send = process.send?.bind(process)
   if (!send) throw new Error('harness/runners/worker.ts runs only as a child process with an IPC channel')
-  return { on: (event, listener) => process.on(event, listener), postMessage: reply => void send(reply) }
+  return { on: (event, listener) => process.on(event, listener), postMessage: replies => void send(replies) }
 }
 
 const port: Port = processPort()
@@ -65,12 +65,27 @@ async function run(job: WorkerJob): Promise<InterleavingRecord> {
   return record
 }
 
-/** The end of the work queued so far: the pool may send the next job while one runs; jobs run one after the other. */
+/** The end of the work queued so far: the pool may send jobs while one runs; jobs run one after the other. */
 let queue: Promise<void> = Promise.resolve()
+/** Jobs received and not yet answered. */
+let waiting = 0
+/** Answers not yet sent: they go when there are {@link JOBS_PER_MESSAGE} of them, or when nothing is left to run. */
+let answers: WorkerReply[] = []
 
-port.on('message', (job: WorkerJob) => {
-  queue = queue.then(() => run(job).then(
-    (record): WorkerReply => ({ kind: 'record', id: job.id, record }),
-    (error: unknown): WorkerReply => ({ kind: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) }),
-  )).then(reply => port.postMessage(reply))
+function answer(reply: WorkerReply): void {
+  answers.push(reply)
+  waiting--
+  if (answers.length < JOBS_PER_MESSAGE && waiting > 0) return
+  port.postMessage(answers)
+  answers = []
+}
+
+port.on('message', (jobs: readonly WorkerJob[]) => {
+  for (const job of jobs) {
+    waiting++
+    queue = queue.then(() => run(job).then(
+      (record): WorkerReply => ({ kind: 'record', id: job.id, record }),
+      (error: unknown): WorkerReply => ({ kind: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) }),
+    )).then(answer)
+  }
 })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixtureDir, removeFixtureDirs, type FixtureDir } from '../../support/fixture-dirs.ts'
 import { exists, listing, longSweep, MARKER_MODULE, readReport, startCli } from '../../support/cli.ts'
+import { JOBS_PER_MESSAGE } from '../../../harness/runners/worker-protocol.ts'
 
 let dir: FixtureDir
 
@@ -14,13 +15,15 @@ beforeAll(async () => {
 afterAll(removeFixtureDirs)
 
 /**
- * Resolves once the marker plugin was applied three times. A worker starts its
- * next interleaving only after the sweep received the previous one, so by
- * then at least one interleaving has been reported, whichever runner ran them.
+ * Resolves once the marker plugin was applied more than two messages' worth
+ * of times (it is applied once per interleaving). A worker sends its answers
+ * at most {@link JOBS_PER_MESSAGE} at a time, and before it starts the next
+ * interleaving; of two workers, one has then sent some, so at least one
+ * interleaving has been reported, whichever runner ran them.
  */
 async function started(marker: string): Promise<void> {
   const applied = async () => (await exists(marker) ? (await readFile(marker, 'utf8')).split('\n').length - 1 : 0)
-  while (await applied() < 3) await new Promise(resolve => setTimeout(resolve, 50))
+  while (await applied() <= 2 * JOBS_PER_MESSAGE) await new Promise(resolve => setTimeout(resolve, 50))
 }
 
 describe('interrupting a sweep', () => {

@@ -43,6 +43,20 @@ describe('the worker pool and its processes', () => {
   })
 })
 
+describe('the worker pool, sending several tasks to a message', () => {
+  let pool: Runner | undefined
+  afterEach(async () => {
+    await pool?.close()
+    pool = undefined
+  })
+
+  it('shares out the last tasks of a batch among its workers rather than queueing them behind one', async () => {
+    pool = workerPool({ size: 2 })
+    const records = await runAllOf(pool, witness, [['where', 'other'], ['other', 'where']])
+    expect(new Set(records.map(record => whereRan(record).pid)).size).toBe(2)
+  })
+})
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

@@ -4,6 +4,7 @@ import type { Schedule } from '../../../harness/space/space.ts'
 import { planFor } from '../../../harness/explore/plan.ts'
 import type { InterleavingRecord, Runner } from '../../../harness/runners/runner.ts'
 import { TASKS_PER_WORKER, workerPool } from '../../../harness/runners/worker-pool.ts'
+import { JOBS_PER_MESSAGE } from '../../../harness/runners/worker-protocol.ts'
 import { fixtureDir, removeFixtureDirs } from '../../support/fixture-dirs.ts'
 
 const FILE = 'scenarios/lexicographic-six.yml'
@@ -42,15 +43,15 @@ function collect(runner: Runner, scenario: Awaited<ReturnType<typeof loadScenari
 
 afterAll(removeFixtureDirs)
 
-describe('the worker pool: each worker runs one interleaving and holds the next', () => {
+describe('the worker pool: each worker runs one interleaving and holds the next ones', () => {
   let pool: Runner | undefined
   afterEach(async () => {
     await pool?.close()
     pool = undefined
   })
 
-  it('holds two tasks per worker and still runs them one after the other', async () => {
-    expect(TASKS_PER_WORKER).toBe(2)
+  it(`holds two messages' worth of tasks per worker and still runs them one after the other`, async () => {
+    expect(TASKS_PER_WORKER).toBe(2 * JOBS_PER_MESSAGE)
     const dir = await fixtureDir()
     await dir.write('witness.mjs', WITNESS)
     const file = await dir.write('witness.yml', 'app: none\nplugins:\n  - { id: witness, module: ./witness.mjs }\n  - { id: other, tools: [other] }\nexpect:\n  outcome: completed\n')
@@ -66,12 +67,14 @@ describe('the worker pool: each worker runs one interleaving and holds the next'
     const { scenario, schedules } = await plan(30, '11')
     pool = workerPool({ size: 1 })
     const first = new AbortController()
-    // The first batch has two schedules: the worker runs one and holds the other; the second batch's first task
-    // joins that worker's inbox as soon as the first record is in. Aborting the first batch then ends that worker.
-    const aborted = collect(pool, scenario, schedules.slice(0, 2), first.signal, () => queueMicrotask(() => first.abort()))
-    const second = collect(pool, scenario, schedules.slice(2))
-    await aborted
+    // The first batch has two messages' worth of schedules but for two: the worker's inbox holds the rest of it and
+    // the second batch's first tasks. Aborting the first batch at its first record ends that worker; the second
+    // batch's tasks it held are handed out again, to a new worker.
+    const split = TASKS_PER_WORKER - 2
+    const aborted = collect(pool, scenario, schedules.slice(0, split), first.signal, () => queueMicrotask(() => first.abort()))
+    const second = collect(pool, scenario, schedules.slice(split))
+    expect((await aborted).length).toBeLessThan(split)
     const records = await second
-    expect(records.map(record => record.index).sort((a, b) => a - b)).toEqual(schedules.slice(2).map((_, index) => index))
+    expect(records.map(record => record.index).sort((a, b) => a - b)).toEqual(schedules.slice(split).map((_, index) => index))
   })
 })
