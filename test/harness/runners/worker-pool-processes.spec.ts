@@ -41,14 +41,6 @@ describe('the worker pool and its processes', () => {
     await pool.close()
     expect([...pids].filter(alive)).toEqual([])
   })
-})
-
-describe('the worker pool, sending several tasks to a message', () => {
-  let pool: Runner | undefined
-  afterEach(async () => {
-    await pool?.close()
-    pool = undefined
-  })
 
   it('shares out the last tasks of a batch among its workers rather than queueing them behind one', async () => {
     pool = workerPool({ size: 2 })
