@@ -75,35 +75,56 @@ function observe(service: object, method: string, seen: (caller: Context | undef
   })
 }
 
+/** cordis's key for the object behind one of its traceable proxies (`symbols.original`). */
+const ORIGINAL = Symbol.for('cordis.original')
+
+/** A listener on `root`'s own list for `event`, as cordis keeps them; not `ctx.on`, which would make an effect on a fiber of the system, which the system could see. */
+function listenOnRoot(root: Context, event: string, callback: (...args: unknown[]) => void): void {
+  const hooks = (root.events as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
+  // Not global: cordis calls it only for services root itself sees (the same isolation as `root.reflect.get`).
+  ;(hooks[event] ??= []).push({ ctx: root, global: false, callback })
+}
+
 /** Records registrations on `root`'s system prompt and tool service from the moment they appear; call before plugins load. */
 export function watchContributions(root: Context): { read(): Contributions } {
   const owners = { tool: new Map<string, { owner: string, plugin?: string }>(), section: new Map<string, { owner: string, plugin?: string, order?: number }>() }
   let last: { sections: unknown[], tools: unknown[] } | undefined
-  const probe = (name: string, install: (service: object) => void) => {
-    // The registry and reflect services behind the `inject` and `get` mixins: the same plugin and lookup, without
-    // the Error cordis builds for every mixin read through a context.
-    root.registry.inject([name], (ctx) => {
-      const service = ctx.reflect.get(name) as object | undefined
-      if (service) install(service)
-    })
+  const installers: Record<string, (service: object) => void> = {
+    systemPrompt(service) {
+      observe(service, 'section', (caller, [section]) => {
+        const { name, order } = named(section)
+        if (typeof name === 'string') owners.section.set(name, { ...attributionOf(caller?.fiber), ...typeof order === 'number' ? { order } : {} })
+      })
+      observe(service, 'assemble', (_caller, _args, result) => {
+        void Promise.resolve(result).then((assembly) => {
+          const { sections, tools } = assembly as { sections?: unknown, tools?: unknown }
+          if (Array.isArray(sections) && Array.isArray(tools)) last = { sections, tools }
+        }, () => {})
+      })
+    },
+    tools(service) {
+      observe(service, 'register', (caller, [definition]) => {
+        const { name } = named(definition)
+        if (typeof name === 'string') owners.tool.set(name, attributionOf(caller?.fiber))
+      })
+    },
   }
-  probe('systemPrompt', (service) => {
-    observe(service, 'section', (caller, [section]) => {
-      const { name, order } = named(section)
-      if (typeof name === 'string') owners.section.set(name, { ...attributionOf(caller?.fiber), ...typeof order === 'number' ? { order } : {} })
-    })
-    observe(service, 'assemble', (_caller, _args, result) => {
-      void Promise.resolve(result).then((assembly) => {
-        const { sections, tools } = assembly as { sections?: unknown, tools?: unknown }
-        if (Array.isArray(sections) && Array.isArray(tools)) last = { sections, tools }
-      }, () => {})
-    })
-  })
-  probe('tools', (service) => {
-    observe(service, 'register', (caller, [definition]) => {
-      const { name } = named(definition)
-      if (typeof name === 'string') owners.tool.set(name, attributionOf(caller?.fiber))
-    })
+  const probed = new WeakSet<object>()
+  // Each service instance is wrapped once, when root first sees it: now, if it is already there, else the moment
+  // cordis announces it (`internal/service`, as its provider becomes active, before any plugin that injects it applies:
+  // cordis applies those a microtask later). No fiber of loadrace's own joins the system's. The lookup is the reflect
+  // service behind the `get` mixin, without the Error cordis builds for every mixin read through a context.
+  const probe = (name: string) => {
+    const service = root.reflect.get(name) as object | undefined
+    if (service === undefined || service === null) return
+    const instance = (service as Record<symbol, object | undefined>)[ORIGINAL] ?? service
+    if (probed.has(instance)) return
+    probed.add(instance)
+    installers[name]!(service)
+  }
+  for (const name of Object.keys(installers)) probe(name)
+  listenOnRoot(root, 'internal/service', (name) => {
+    if (typeof name === 'string' && Object.hasOwn(installers, name)) probe(name)
   })
   return {
     read() {
