@@ -81,12 +81,8 @@ export class AppliesRecorder {
     const hooks = root?.events?._hooks
     if (root === undefined || hooks === undefined || this.watched.has(root)) return
     this.watched.add(root)
-    const listen = (/** @type {string} */ name, /** @type {(fiber: Fiber) => void} */ callback) => {
-      const list = /** @type {unknown[]} */ (hooks[name] ??= [])
-      list.push({ ctx: root, global: true, callback })
-    }
-    listen('internal/plugin', fiber => this.pluginCreated(fiber))
-    listen('internal/status', fiber => this.statusChanged(fiber))
+    listenOnRoot(root, 'internal/plugin', fiber => this.pluginCreated(/** @type {Fiber} */ (fiber)), true)
+    listenOnRoot(root, 'internal/status', fiber => this.statusChanged(/** @type {Fiber} */ (fiber)), true)
   }
 
   /** @param {Fiber} fiber */
@@ -135,6 +131,23 @@ export class AppliesRecorder {
     this.units.set(fiber, unit)
     return unit
   }
+}
+
+/**
+ * Adds `callback` to the cordis root's own listener list for `event`, as
+ * cordis keeps them, rather than through `ctx.on`, which would make an effect
+ * on a fiber of the system that the system could see. `global`: called for
+ * every emit; else only for emits root itself sees (a service in root's
+ * isolation, as `root.reflect.get` would find it).
+ * @param {{ events?: { _hooks?: Record<string, unknown[]> } }} root
+ * @param {string} event
+ * @param {(...args: unknown[]) => void} callback
+ * @param {boolean} global
+ */
+export function listenOnRoot(root, event, callback, global) {
+  const hooks = root.events?._hooks
+  if (hooks === undefined) return
+  ;(hooks[event] ??= []).push({ ctx: root, global, callback })
 }
 
 /**

@@ -50,10 +50,10 @@ function jobOf(scenario: Scenario, schedule: Schedule, fields: Pick<WorkerJob, '
 
 /**
  * The worker runner: up to `size` worker processes (on this host, or on
- * another host's Node), started on demand, each running one interleaving at a time
- * and holding the next ones, sent and answered several to a message. Every worker loads the scenario file itself (plugin
- * modules cannot be sent), so the scenario's `file` must be loadable from the
- * working directory. A `runAll` hands out its schedules lazily, so a huge plan
+ * another host's Node), started on demand, each running one interleaving at a
+ * time and holding the next ones, sent and answered several to a message.
+ * Every worker loads the scenario file itself (plugin modules cannot be sent),
+ * so the scenario's `file` must be loadable from the working directory. A `runAll` hands out its schedules lazily, so a huge plan
  * costs nothing up front. A worker that crashes fails the interleaving it was
  * running with a message naming it (the one it held is handed out again);
  * aborting a `runAll` ends the workers busy with it at once. A pool of fresh

@@ -16,6 +16,7 @@
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/cordis-plugin-loader'
 import { entryLabel } from '../scenario/entry-labels.js'
+import { listenOnRoot } from '../preload/applies.js'
 
 /** The owner of something the base composition registered itself. */
 export const BASE_OWNER = '(base)'
@@ -78,13 +79,6 @@ function observe(service: object, method: string, seen: (caller: Context | undef
 /** cordis's key for the object behind one of its traceable proxies (`symbols.original`). */
 const ORIGINAL = Symbol.for('cordis.original')
 
-/** A listener on `root`'s own list for `event`, as cordis keeps them; not `ctx.on`, which would make an effect on a fiber of the system, which the system could see. */
-function listenOnRoot(root: Context, event: string, callback: (...args: unknown[]) => void): void {
-  const hooks = (root.events as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
-  // Not global: cordis calls it only for services root itself sees (the same isolation as `root.reflect.get`).
-  ;(hooks[event] ??= []).push({ ctx: root, global: false, callback })
-}
-
 /** Records registrations on `root`'s system prompt and tool service from the moment they appear; call before plugins load. */
 export function watchContributions(root: Context): { read(): Contributions } {
   const owners = { tool: new Map<string, { owner: string, plugin?: string }>(), section: new Map<string, { owner: string, plugin?: string, order?: number }>() }
@@ -123,9 +117,10 @@ export function watchContributions(root: Context): { read(): Contributions } {
     installers[name]!(service)
   }
   for (const name of Object.keys(installers)) probe(name)
-  listenOnRoot(root, 'internal/service', (name) => {
+  // Not global: only services root itself sees, as `root.reflect.get` finds them.
+  listenOnRoot(root as unknown as Parameters<typeof listenOnRoot>[0], 'internal/service', (name) => {
     if (typeof name === 'string' && Object.hasOwn(installers, name)) probe(name)
-  })
+  }, false)
   return {
     read() {
       const names = (list: unknown[]) => list.flatMap(item => typeof named(item).name === 'string' ? [named(item).name as string] : [])

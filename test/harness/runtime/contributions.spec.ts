@@ -32,5 +32,9 @@ describe('the contribution probe', () => {
     await new Promise(resolve => setTimeout(resolve, 0))
     if (!prompt || !tools) throw new Error('the services did not start')
     expect(observed(prompt, tools)).toEqual([true, true, true])
+    // cordis announces a service again whenever it changes state; an instance already observed is not wrapped twice.
+    const register = Object.getOwnPropertyDescriptor(tools, 'register')?.value
+    root.reflect.notify(['tools'])
+    expect(Object.getOwnPropertyDescriptor(tools, 'register')?.value).toBe(register)
   })
 })
