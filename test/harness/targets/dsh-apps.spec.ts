@@ -89,6 +89,9 @@ describe('apps/acp-agent/advanced-toolchain.yml: the advanced tool chain at rc.8
       { kind: 'section', name: 'tool:workflow', owner: 'base.tool-workflow' },
       { kind: 'section', name: 'tool:cordis', owner: 'base.tool-cordis' },
     ])
+    // The base's own section is attributed with its order too (dsh-tools' SDK_SECTION_ORDER, 150): the probe is
+    // in place before the first registration, not a microtask after its service appears.
+    expect(workflowFirst.contributions?.sections.find(section => section.name === 'tools:sdk')).toEqual({ kind: 'section', name: 'tools:sdk', owner: '(base)', order: 150 })
     // The rc.8 advanced-toolchain snapshot pins the workflow section first: one of the two orders.
     const workflowAt = (text: string) => text.indexOf('Use the workflow tool ONLY')
     const cordisAt = (text: string) => text.indexOf('# Dynamic Cordis Plugins')
