@@ -37,6 +37,14 @@ export interface BootVariant {
   stackTraceLimit: number | null
 }
 
+/** Stack captures per run of the harness interleaving and of the real loader's boot (imports at once). */
+export interface CaptureFigures {
+  harness: number
+  loader: number
+  /** The harness's own, by reading site (`prop file caller`), per run. */
+  loadrace: Record<string, number>
+}
+
 /** One harness interleaving against plain `ctx.plugin()` boots of the same composition. */
 export interface InterleavingFigures {
   scenario: string
@@ -49,6 +57,8 @@ export interface InterleavingFigures {
   loaderRatio: number
   /** Who the harness interleaving's CPU time goes to (a V8 sampling profile), largest first. */
   owners: OwnerTime[]
+  /** Stack captures cordis's context proxy makes per run (see `captures.ts`): a count, the same on a loaded machine. */
+  captures: CaptureFigures
   /** Sequential interleavings per wall-clock second on one core. */
   perSecond: number
   /** Interleavings per CPU second. */

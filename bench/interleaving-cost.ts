@@ -8,8 +8,9 @@ import { mountOptionsOf } from '../harness/runtime/mount-options.ts'
 import { referenceTarget } from '../harness/targets/reference.ts'
 import type { Mounted, Observation } from '../harness/targets/target.ts'
 import { whenActive } from '../src/composition.ts'
+import { countCaptures } from './captures.ts'
 import { compareTasks, ratioOver } from './clock.ts'
-import type { BootVariant, InterleavingFigures } from './figures.ts'
+import type { BootVariant, CaptureFigures, InterleavingFigures } from './figures.ts'
 import { loaderBoot, type ImportOrder } from './loader-boot.ts'
 import { ownerShares, profiled } from './profile.ts'
 import { HERE } from './machine.ts'
@@ -57,6 +58,18 @@ export async function plainBoot(scenario: Scenario, teardown: boolean): Promise<
 /** The bytes a boot's observation projects to. */
 function bytesOf(observation: Observation): string {
   return projectWithBytes({ observation, loadErrors: [], stuck: null }).json
+}
+
+/** The stack captures of one harness interleaving and of the real loader's boot, and which of the harness's are its own. */
+async function captures(scenario: Scenario, schedule: readonly string[]): Promise<CaptureFigures> {
+  const context = new Context() as unknown as Parameters<typeof countCaptures>[0]
+  const harness = await countCaptures(context, () => runInterleaving(scenario, referenceTarget, schedule), 10)
+  const loader = await countCaptures(context, () => loaderBoot(scenario, referenceTarget, { kind: 'at-once' }), 10)
+  return {
+    harness: harness.perRun,
+    loader: loader.perRun,
+    loadrace: Object.fromEntries(harness.loadrace.map(({ site, perRun }) => [`${site.prop} ${site.file} ${site.caller}`, perRun])),
+  }
 }
 
 /** Sequential harness interleavings per wall-clock second. */
@@ -107,6 +120,7 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
     ratio: harness.ratio,
     loaderRatio: ratioOver(costs.find(cost => cost.name === 'harness')!, costs.find(cost => cost.name === 'real loader')!),
     owners: ownerShares(profile, harness.msPerRun),
+    captures: await captures(scenario, schedule),
     perSecond: await wallThroughput(scenario, schedule, options.quick ? 30 : 150),
     perCpuSecond: 1000 / harness.msPerRun,
   }

@@ -1,4 +1,4 @@
-import type { BenchFigures, BootVariant, MemoryFigures, OwnerTime, RealAppFigures, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
+import type { BenchFigures, BootVariant, CaptureFigures, MemoryFigures, OwnerTime, RealAppFigures, ReportedFigure, ScaleOutFigures, TargetResult } from './figures.ts'
 import { boundSymbol, reportedOf, targetsOf } from './targets.ts'
 
 /** `reports/bench.json`: the raw figures plus the judged targets and the figures reported without a target. */
@@ -96,9 +96,20 @@ function interleavingLines(figures: BenchFigures): string[] {
     `The harness costs **${fixed(cost.loaderRatio, 2)}×** the real loader's own boot of the same composition (imports at once)`
       + `${relative(cost.variants, 'harness', 'real loader, one by one').map(ratio => `, ${fixed(ratio, 2)}× the real loader with imports one by one`).join('')}.`,
     '',
+    ...captureLines(cost.captures),
     'Where the harness interleaving\'s CPU time goes (a V8 sampling profile; samples in Node\'s own JavaScript charged to their caller):',
     '',
     ...ownerTable(cost.owners),
+  ]
+}
+
+/** Stack captures per run on both sides, and the harness's own reads among them. */
+function captureLines(captures: CaptureFigures): string[] {
+  const own = Object.entries(captures.loadrace)
+  return [
+    `Stack captures cordis's context proxy makes per run (a count): **${fixed(captures.harness, 1)}** in the harness interleaving, ${fixed(captures.loader, 1)} in the real loader's boot.`
+      + ` Of the harness's, loadrace's own reads: ${own.length === 0 ? 'none' : own.map(([site, perRun]) => `${fixed(perRun, 1)} × \`${site}\``).join(', ')}.`,
+    '',
   ]
 }
 

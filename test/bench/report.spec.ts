@@ -60,6 +60,7 @@ function figures(): BenchFigures {
         { owner: 'cordis (contexts, fibers, services, events)', loadrace: false, share: 0.55, msPerRun: 3.08 },
         { owner: 'loadrace: projection and hash', loadrace: true, share: 0.025, msPerRun: 0.14 },
       ],
+      captures: { harness: 233, loader: 238.5, loadrace: { 'tools harness/targets/reference.ts Object.registerTool': 8 } },
       perSecond: 150,
       perCpuSecond: 178,
     },
@@ -286,6 +287,10 @@ describe('reports/bench.md', () => {
   it('puts every reported figure in a table of its own, without a bound', () => {
     for (const id of REPORTED_IDS) expect(rows.find(cells => cells[0] === `\`${id}\``)?.length, id).toBe(3)
     expect(rows.find(cells => cells[0] === '`real-throughput`')).toEqual(['`real-throughput`', '40.00', 'interleavings per CPU second (real application)'])
+  })
+
+  it('states the stack captures of both sides and the harness\'s own reads among them', () => {
+    expect(markdown).toContain('**233.0** in the harness interleaving, 238.5 in the real loader\'s boot. Of the harness\'s, loadrace\'s own reads: 8.0 × `tools harness/targets/reference.ts Object.registerTool`.')
   })
 
   it('renders the real application against the real loader, its phases and owners', () => {
