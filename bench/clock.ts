@@ -111,7 +111,20 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
   }))
 }
 
-/** `over`'s per-call cost over `under`'s, median over the rounds both ran in (each round measures both side by side). */
+/** `over`'s per-call cost over `under`'s in each round both ran in (each round measures both side by side). */
+export function roundRatios(over: Pick<TaskCost, 'perRound'>, under: Pick<TaskCost, 'perRound'>): number[] {
+  return over.perRound.slice(0, under.perRound.length).map((cost, round) => cost / under.perRound[round]!)
+}
+
+/** `over`'s per-call cost over `under`'s, median over the rounds both ran in. */
 export function ratioOver(over: TaskCost, under: TaskCost): number {
-  return median(over.perRound.map((cost, round) => cost / under.perRound[round]!))
+  return median(roundRatios(over, under))
+}
+
+/** The middle half of `values`: their nearest-rank 25th and 75th percentiles. */
+export function middleHalf(values: readonly number[]): { low: number, high: number } {
+  if (values.length === 0) throw new Error('no values to take the middle half of')
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!
+  return { low: rank(0.25), high: rank(0.75) }
 }

@@ -35,6 +35,8 @@ export interface BootVariant {
   ratio: number
   /** The `Error.stackTraceLimit` in force while it was timed (null: it changed): every variant of a comparison runs under the same one. */
   stackTraceLimit: number | null
+  /** CPU milliseconds per run in each round, the rounds side by side with the other variants' (absent in reports written before it was recorded). */
+  perRound?: number[]
 }
 
 /** Stack captures per run of the harness interleaving and of the real loader's boot (imports at once). */
@@ -317,6 +319,8 @@ export interface TargetResult {
   met: boolean
   /** For a ratio of two boots: the `Error.stackTraceLimit` each side was timed under; a ratio whose sides differ (or changed it) is not met. */
   stackTraceLimit?: { measured: number | null, reference: number | null }
+  /** For a ratio of two boots timed round by round: the middle half of the rounds' own ratios (the measured figure is their median), and how many rounds. */
+  rounds?: { low: number, high: number, count: number }
 }
 
 /** Figures the bench reports without judging them, in report order. */

@@ -108,7 +108,7 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, referenceTarget, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, referenceTarget, schedule) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 10, msPerRound: 500, batch: 2, warmupCalls: 60 })
-  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit }))
+  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit, perRound: costs[index]!.perRound }))
   const harness = variants[variants.length - 1]!
   const profile = await profiled(async () => {
     for (let i = 0; i < (options.quick ? 30 : 300); i++) await runInterleaving(scenario, referenceTarget, schedule)

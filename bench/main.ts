@@ -209,7 +209,8 @@ const written = await writeFilesAtomically('reports', [
 ])
 for (const target of targetsOf(figures)) {
   const verdict = target.measured === null ? 'not run' : target.met ? 'met    ' : 'MISSED '
-  say(`  ${verdict} ${target.id}: ${target.measured === null ? '—' : target.measured.toFixed(2)} (target ${boundSymbol(target.id)} ${target.target} ${target.unit})`)
+  const rounds = target.rounds === undefined ? '' : `, middle half of its ${target.rounds.count} rounds ${target.rounds.low.toFixed(2)}–${target.rounds.high.toFixed(2)}`
+  say(`  ${verdict} ${target.id}: ${target.measured === null ? '—' : target.measured.toFixed(2)} (target ${boundSymbol(target.id)} ${target.target} ${target.unit}${rounds})`)
 }
 for (const figure of reportedOf(figures)) say(`  reported ${figure.id}: ${figure.measured === null ? '—' : figure.measured.toFixed(2)} ${figure.unit}`)
 say(`wrote ${written.join(', ')} in ${figures.wallSeconds.toFixed(0)} s`)

@@ -124,7 +124,7 @@ export async function measureRealApp(file: string, options: RealAppOptions): Pro
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, target, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, target, declared) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 1, warmupCalls: 3 } : { rounds: 10, msPerRound: 500, batch: 1, warmupCalls: 10 })
-  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit }))
+  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit, perRound: costs[index]!.perRound }))
   const plan = planFor(scenario, { strategy: 'auto', budget: scenario.budget ?? 24, seed: '0' }, space).schedules
   return {
     scenario: scenario.name,

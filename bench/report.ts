@@ -43,7 +43,7 @@ function limitsOf(target: TargetResult): string {
 function targetLines(targets: readonly TargetResult[]): string[] {
   return table(['target', 'measured', 'target', 'unit', 'Error.stackTraceLimit (measured / reference)', 'met'], targets.map(target => [
     `\`${target.id}\``,
-    fixed(target.measured, 2),
+    `${fixed(target.measured, 2)}${target.rounds === undefined ? '' : ` (${fixed(target.rounds.low, 2)}–${fixed(target.rounds.high, 2)})`}`,
     `${boundSymbol(target.id)} ${target.target}`,
     target.unit,
     limitsOf(target),
@@ -288,6 +288,9 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     '## Targets',
     '',
     ...targetLines(targetsOf(figures)),
+    '',
+    'A boot ratio is the median of its rounds\' own ratios (both sides timed in every round); in brackets, the middle half of'
+      + ' those ratios (nearest-rank 25th to 75th percentile). A target inside that range is within what the rounds of this one run disagree by.',
     '',
     'Reported without a target:',
     '',

@@ -1,3 +1,4 @@
+import { middleHalf, roundRatios } from './clock.ts'
 import { REAL_APP_SCENARIO, type BenchFigures, type BootVariant, type BugId, type ReportedFigure, type ReportedId, type TargetId, type TargetResult } from './figures.ts'
 
 /** The strategy label of the covering strategy at strength 3 in the power table. */
@@ -131,6 +132,14 @@ export function targetsOf(figures: BenchFigures): TargetResult[] {
     const stackTraceLimit = sides && { measured: sides[0]?.stackTraceLimit ?? null, reference: sides[1]?.stackTraceLimit ?? null }
     const comparable = stackTraceLimit === undefined || (stackTraceLimit.measured !== null && stackTraceLimit.measured === stackTraceLimit.reference)
     const met = measured !== null && comparable && (rule.bound === 'at-most' ? measured <= rule.target : measured >= rule.target)
-    return { id: rule.id, measured, target: rule.target, unit: rule.unit, met, ...stackTraceLimit === undefined ? {} : { stackTraceLimit } }
+    const rounds = sides && spreadOf(sides)
+    return { id: rule.id, measured, target: rule.target, unit: rule.unit, met, ...stackTraceLimit === undefined ? {} : { stackTraceLimit }, ...rounds === undefined ? {} : { rounds } }
   })
+}
+
+/** The middle half of a boot ratio's per-round ratios, when both sides were timed in the same rounds. */
+function spreadOf([measured, reference]: [BootVariant | undefined, BootVariant | undefined]): TargetResult['rounds'] {
+  if (measured?.perRound === undefined || reference?.perRound === undefined) return undefined
+  const ratios = roundRatios({ perRound: measured.perRound }, { perRound: reference.perRound })
+  return ratios.length === 0 ? undefined : { ...middleHalf(ratios), count: ratios.length }
 }

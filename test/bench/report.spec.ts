@@ -233,6 +233,20 @@ describe('reports/bench.json', () => {
     expect(renderBenchMarkdown(flattered)).toContain('| `real-interleaving-overhead` | 1.20 | ≤ 1.3 | × the real loader (imports at once) | 10 / 0 | **no** |')
   })
 
+  it('states the middle half of a boot ratio\'s per-round ratios beside its median, when both sides were timed round by round', () => {
+    const real = figures().real!
+    // Harness over real loader per round: 1.25, 1.5, 1.75, 2 (any order): nearest-rank 25th and 75th percentiles 1.25 and 1.75.
+    const perRound: Record<string, number[]> = { 'real loader': [20, 20, 20, 20], 'harness': [35, 25, 40, 30] }
+    const timed = { ...figures(), real: { ...real, variants: real.variants.map(variant => ({ ...variant, ...perRound[variant.name] === undefined ? {} : { perRound: perRound[variant.name] } })) } }
+    const target = (JSON.parse(renderBenchJson(timed)) as { targets: { id: string, rounds?: unknown }[] }).targets.find(row => row.id === 'real-interleaving-overhead')
+    expect(target?.rounds).toEqual({ low: 1.25, high: 1.75, count: 4 })
+    expect(renderBenchMarkdown(timed)).toContain('| `real-interleaving-overhead` | 1.20 (1.25–1.75) | ≤ 1.3 |')
+    // Without rounds on both sides (an older report, or one side only), no range is claimed.
+    const oneSide = { ...figures(), real: { ...real, variants: real.variants.map(variant => variant.name === 'harness' ? { ...variant, perRound: [1, 2] } : variant) } }
+    expect((JSON.parse(renderBenchJson(oneSide)) as { targets: { id: string, rounds?: unknown }[] }).targets.find(row => row.id === 'real-interleaving-overhead')).not.toHaveProperty('rounds')
+    expect(renderBenchMarkdown(figures())).toContain('| `real-interleaving-overhead` | 1.20 | ≤ 1.3 |')
+  })
+
   it('reads the reported figures from their sections', () => {
     const reported = Object.fromEntries((JSON.parse(renderBenchJson(figures())) as { reported: { id: string, measured: number | null }[] })
       .reported.map(figure => [figure.id, figure.measured]))
