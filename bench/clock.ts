@@ -26,7 +26,7 @@ export interface TimedTask {
   run: () => unknown
 }
 
-/** What one task cost: the median over rounds of each round's median sample, per call. */
+/** What one task cost: the median over rounds of each round's mean, per call. */
 export interface TaskCost {
   name: string
   /** Milliseconds per call, on the comparison's clock (CPU unless `now` says otherwise). */
@@ -35,7 +35,7 @@ export interface TaskCost {
   calls: number
   /** This task's per-call cost over the first task's, median over rounds. */
   ratio: number
-  /** The per-call cost of each round (its median sample). */
+  /** The per-call cost of each round (the mean of its samples: its total over its calls). */
   perRound: number[]
   /** The `Error.stackTraceLimit` in force around every timed batch of this task; null when it was not the same throughout. */
   stackTraceLimit: number | null
@@ -70,7 +70,8 @@ async function repeat(run: () => unknown, times: number): Promise<void> {
 /**
  * Times `tasks` side by side with tinybench on the CPU clock (or `options.now`). The first task is
  * the reference: every `ratio` is relative to it. Each round runs every task
- * for `msPerRound` (rotating which goes first) and records the median sample;
+ * for `msPerRound` (rotating which goes first) and records its mean per call
+ * (what a sweep pays: a cost that comes every few calls counts at its share);
  * the reported cost and ratio are medians over rounds, so one disturbed round
  * does not move them.
  */
@@ -96,7 +97,9 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
     for (const index of order) {
       const result = bench.getTask(tasks[index]!.name)?.result
       if (result === undefined || !('latency' in result)) throw new Error(`bench task ${tasks[index]!.name} produced no statistics`)
-      perRound[index]!.push(result.latency.p50 / options.batch)
+      // The mean, not the median sample: a collection or a kernel call the task pays for every few calls lands in a
+      // minority of samples, and the median would leave it out (more of it on a side whose samples are bimodal).
+      perRound[index]!.push(result.latency.mean / options.batch)
       calls[index]! += result.latency.samplesCount * options.batch
     }
   }

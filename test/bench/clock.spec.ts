@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { middleHalf, ratioOver, roundRatios } from '../../bench/clock.ts'
+import { compareTasks, middleHalf, ratioOver, roundRatios } from '../../bench/clock.ts'
 
 const cost = (perRound: number[]) => ({ name: 'task', msPerCall: 0, calls: 0, ratio: 1, perRound, stackTraceLimit: 10 })
 
@@ -16,5 +16,23 @@ describe('ratios of tasks timed round by round', () => {
     expect(middleHalf([4, 3, 2, 1])).toEqual({ low: 1, high: 3 })
     expect(middleHalf([7])).toEqual({ low: 7, high: 7 })
     expect(() => middleHalf([])).toThrow(/no values/)
+  })
+})
+
+describe('compareTasks', () => {
+  it('charges a cost that comes every few calls at its share: the per-call mean of each round, not the median sample', async () => {
+    // A virtual clock only the tasks move: 'steady' costs 2 a call; 'periodic' 1, and 9 every fourth call (a
+    // collection, say), 3 a call on average, though three samples in four cost 1.
+    let clock = 0
+    let calls = 0
+    const costs = await compareTasks([
+      { name: 'steady', run: () => { clock += 2 } },
+      { name: 'periodic', run: () => { clock += ++calls % 4 === 0 ? 9 : 1 } },
+    ], { rounds: 3, msPerRound: 400, minSamples: 8, batch: 1, warmupCalls: 4, now: () => clock })
+    expect(costs.map(cost => cost.name)).toEqual(['steady', 'periodic'])
+    expect(costs[0]!.msPerCall).toBe(2)
+    expect(costs[1]!.msPerCall).toBeCloseTo(3, 1)
+    expect(costs[1]!.ratio).toBeCloseTo(1.5, 1)
+    expect(costs[1]!.perRound).toHaveLength(3)
   })
 })
