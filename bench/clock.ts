@@ -114,6 +114,15 @@ export async function compareTasks(tasks: readonly TimedTask[], options: Compare
   }))
 }
 
+/** Each described variant with what its task cost (`costs` in the same order): the figures a boot comparison reports. */
+export function withCosts<T extends object>(described: readonly T[], costs: readonly TaskCost[]): (T & { msPerRun: number, ratio: number, stackTraceLimit: number | null, perRound: number[] })[] {
+  return described.map((variant, index) => {
+    const cost = costs[index]
+    if (cost === undefined) throw new Error(`no cost measured for variant ${index + 1} of ${described.length}`)
+    return { ...variant, msPerRun: cost.msPerCall, ratio: cost.ratio, stackTraceLimit: cost.stackTraceLimit, perRound: cost.perRound }
+  })
+}
+
 /** `over`'s per-call cost over `under`'s in each round both ran in (each round measures both side by side). */
 export function roundRatios(over: Pick<TaskCost, 'perRound'>, under: Pick<TaskCost, 'perRound'>): number[] {
   return over.perRound.slice(0, under.perRound.length).map((cost, round) => cost / under.perRound[round]!)

@@ -9,7 +9,7 @@ import { referenceTarget } from '../harness/targets/reference.ts'
 import type { Mounted, Observation } from '../harness/targets/target.ts'
 import { whenActive } from '../src/composition.ts'
 import { countCaptures } from './captures.ts'
-import { compareTasks, ratioOver } from './clock.ts'
+import { compareTasks, ratioOver, withCosts } from './clock.ts'
 import type { BootVariant, CaptureFigures, InterleavingFigures } from './figures.ts'
 import { loaderBoot, type ImportOrder } from './loader-boot.ts'
 import { ownerShares, profiled } from './profile.ts'
@@ -108,7 +108,7 @@ export async function measureInterleaving(scenario: Scenario, options: { quick: 
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, referenceTarget, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, referenceTarget, schedule) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 2, warmupCalls: 10 } : { rounds: 10, msPerRound: 500, batch: 2, warmupCalls: 60 })
-  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit, perRound: costs[index]!.perRound }))
+  const variants: BootVariant[] = withCosts(described, costs)
   const harness = variants[variants.length - 1]!
   const profile = await profiled(async () => {
     for (let i = 0; i < (options.quick ? 30 : 300); i++) await runInterleaving(scenario, referenceTarget, schedule)

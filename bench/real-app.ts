@@ -10,7 +10,7 @@ import { planFor } from '../harness/explore/plan.ts'
 import { inProcessRunner } from '../harness/runners/runner.ts'
 import { loadTarget } from '../harness/targets/index.ts'
 import type { Target } from '../harness/targets/target.ts'
-import { compareTasks, cpuNow } from './clock.ts'
+import { compareTasks, cpuNow, withCosts } from './clock.ts'
 import type { BootVariant, PhaseCost, RealAppFigures, RealThroughput } from './figures.ts'
 import { loaderBoot, type ImportOrder } from './loader-boot.ts'
 import { ownerShares, profiled } from './profile.ts'
@@ -124,7 +124,7 @@ export async function measureRealApp(file: string, options: RealAppOptions): Pro
     { name: 'real loader, one by one', run: () => loaderBoot(scenario, target, oneByOne) },
     { name: 'harness', run: () => runInterleaving(scenario, target, declared) },
   ], options.quick ? { rounds: 2, msPerRound: 300, batch: 1, warmupCalls: 3 } : { rounds: 10, msPerRound: 500, batch: 1, warmupCalls: 10 })
-  const variants = described.map((variant, index): BootVariant => ({ ...variant, msPerRun: costs[index]!.msPerCall, ratio: costs[index]!.ratio, stackTraceLimit: costs[index]!.stackTraceLimit, perRound: costs[index]!.perRound }))
+  const variants: BootVariant[] = withCosts(described, costs)
   const plan = planFor(scenario, { strategy: 'auto', budget: scenario.budget ?? 24, seed: '0' }, space).schedules
   return {
     scenario: scenario.name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareTasks, middleHalf, ratioOver, roundRatios } from '../../bench/clock.ts'
+import { compareTasks, middleHalf, ratioOver, roundRatios, withCosts } from '../../bench/clock.ts'
 
 const cost = (perRound: number[]) => ({ name: 'task', msPerCall: 0, calls: 0, ratio: 1, perRound, stackTraceLimit: 10 })
 
@@ -34,5 +34,16 @@ describe('compareTasks', () => {
     expect(costs[1]!.msPerCall).toBeCloseTo(3, 1)
     expect(costs[1]!.ratio).toBeCloseTo(1.5, 1)
     expect(costs[1]!.perRound).toHaveLength(3)
+  })
+})
+
+describe('withCosts', () => {
+  it('gives each described variant its own task\'s cost, ratio, limit and rounds, in order', () => {
+    const costs = [{ ...cost([1, 2]), msPerCall: 1.5 }, { ...cost([3, 6]), msPerCall: 4.5, ratio: 3, stackTraceLimit: null }]
+    expect(withCosts([{ name: 'floor' }, { name: 'harness' }], costs)).toEqual([
+      { name: 'floor', msPerRun: 1.5, ratio: 1, stackTraceLimit: 10, perRound: [1, 2] },
+      { name: 'harness', msPerRun: 4.5, ratio: 3, stackTraceLimit: null, perRound: [3, 6] },
+    ])
+    expect(() => withCosts([{ name: 'floor' }, { name: 'harness' }], costs.slice(0, 1))).toThrow(/variant 2 of 2/)
   })
 })
