@@ -69,8 +69,11 @@ export interface InterleavingFigures {
 
 /** How one configuration of the scale-out ran, best of its repeats. */
 export interface StreamRun {
-  /** `one stream`: one `--workers 1` sweep alone; `two streams`: two of them at once, in two processes; `--workers 2`. */
-  configuration: 'one stream' | 'two streams' | '--workers 2'
+  /**
+   * `one stream`: one `--workers 1` sweep alone; `two streams`: two of them at once, in two processes;
+   * `two worker streams`: two processes at once, each running its interleavings in a worker process of its own; `--workers 2`.
+   */
+  configuration: 'one stream' | 'two streams' | 'two worker streams' | '--workers 2'
   /** Processes running interleavings. */
   processes: number
   /** Interleavings completed in the timed window (both processes together for two streams). */
@@ -87,7 +90,7 @@ export interface StreamRun {
 /** `--workers 2` against one stream and against the machine's two-stream ceiling, on one scenario. */
 export interface ScaleOutFigures {
   scenario: string
-  /** One stream, two streams, `--workers 2`: each the best of its repeats. */
+  /** One stream, two streams, two worker streams, `--workers 2`: each the best of its repeats. */
   runs: StreamRun[]
   repeats: number
   /** `--workers 2` over one stream (`--workers 1`): the plain scaling. */
@@ -96,6 +99,10 @@ export interface ScaleOutFigures {
   ceilingScaling: number
   /** `--workers 2` over the two-stream ceiling. */
   efficiency: number
+  /** Two worker streams over two streams: what running interleavings in a worker process costs, the pool's coordination aside. */
+  workerProcessEfficiency: number
+  /** `--workers 2` over two worker streams: what one pool coordinating both workers costs against two coordinating one each. */
+  poolEfficiency: number
 }
 
 /** Live heap and resident memory after forced GC at one point of a sweep. */
@@ -327,6 +334,8 @@ export interface TargetResult {
 export const REPORTED_IDS = [
   'interleaving-overhead',
   'workers-scaling',
+  'worker-process-efficiency',
+  'pool-efficiency',
   'real-throughput',
   'real-heap-growth',
   'cover-t3-real',

@@ -157,7 +157,7 @@ const scaleOut = await section('scale-out', sections, async () => {
   const synthetic = await measureScaleOut(EIGHT_TOOLS, { interleavings: quick ? 100 : 500, repeats, onRun: sayRun('synthetic') })
   const realScale = await measureScaleOut(REAL_APP, { interleavings: quick ? 20 : 120, repeats, onRun: sayRun('real application') })
   for (const [label, figures] of [['synthetic', synthetic], ['real application', realScale]] as const) {
-    say(`  ${label}: --workers 2 / two-stream ceiling ${figures.efficiency.toFixed(3)}, --workers 2 / one stream ${figures.scaling.toFixed(2)}×, ceiling ${figures.ceilingScaling.toFixed(2)}×`)
+    say(`  ${label}: --workers 2 / two-stream ceiling ${figures.efficiency.toFixed(3)}, --workers 2 / one stream ${figures.scaling.toFixed(2)}×, ceiling ${figures.ceilingScaling.toFixed(2)}×; split: worker processes ${figures.workerProcessEfficiency.toFixed(3)}, one pool for both ${figures.poolEfficiency.toFixed(3)}`)
   }
   return { synthetic, real: realScale, machineScaling: await machineScaling() }
 })

@@ -154,7 +154,9 @@ function scaleOutLines(scale: ScaleOutFigures): string[] {
     ])),
     '',
     `\`--workers 2\` / the two-stream ceiling: **${fixed(scale.efficiency, 3)}**; \`--workers 2\` / one stream: ${fixed(scale.scaling, 2)}×; `
-      + `two streams / one stream (the ceiling's own scaling): ${fixed(scale.ceilingScaling, 2)}×.`,
+      + `two streams / one stream (the ceiling's own scaling): ${fixed(scale.ceilingScaling, 2)}×. `
+      + `Split: two worker streams / two streams (running in worker processes) ${fixed(scale.workerProcessEfficiency, 3)}; `
+      + `\`--workers 2\` / two worker streams (one pool for both workers) ${fixed(scale.poolEfficiency, 3)}.`,
   ]
 }
 
@@ -172,7 +174,9 @@ function scaleLines(figures: BenchFigures): string[] {
   else {
     lines.push(
       'Each stream is a process sweeping the same seeded random plan with the runner `loadrace sweep --workers N` uses; two streams are two '
-        + '`--workers 1` processes at once, their throughputs over the window both ran added (the two-stream ceiling). Wall clock, best of '
+        + '`--workers 1` processes at once, their throughputs over the window both ran added (the two-stream ceiling); two worker streams are two '
+        + 'processes at once that each run their interleavings in one worker process of their own. Each run follows a fifth of its plan run '
+        + 'untimed. CPU counts every thread of every process, the workers included. Wall clock, best of '
         + `${scale.synthetic.repeats} repeats each.`,
       '',
       `Synthetic \`${scale.synthetic.scenario}\`:`,

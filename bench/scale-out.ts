@@ -12,8 +12,13 @@ import type { ScaleOutFigures, StreamRun } from './figures.ts'
  * (`--workers 1`); two such processes at once, their throughputs added (the
  * two-stream ceiling: two independent sweeps share the cores, the memory
  * bandwidth and V8's background threads exactly as two workers must); and
- * one `--workers 2` process. Wall clock, each configuration the best of its
- * repeats (on a shared machine the best run is the least disturbed one).
+ * one `--workers 2` process. A fourth configuration splits what `--workers 2`
+ * loses against the ceiling: two processes at once, each running its
+ * interleavings in one worker process of its own (`two worker streams`). Against
+ * the ceiling it gives what running in a worker process costs; `--workers 2`
+ * against it, what one pool coordinating two workers costs. Wall clock, each
+ * configuration the best of its repeats (on a shared machine the best run is
+ * the least disturbed one).
  */
 
 const CHILD = fileURLToPath(new URL('./stream-child.ts', import.meta.url))
@@ -33,8 +38,8 @@ interface Stream {
   end(): Promise<void>
 }
 
-function startStream(file: string, workers: number, interleavings: number): Promise<Stream> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(workers), String(interleavings)])
+function startStream(file: string, workers: number, interleavings: number, kind: 'in-process' | 'worker'): Promise<Stream> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(workers), String(interleavings), kind])
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
@@ -62,12 +67,12 @@ function startStream(file: string, workers: number, interleavings: number): Prom
   })
 }
 
-/** One stream's run as a row. */
-function alone(configuration: StreamRun['configuration'], reply: StreamReply): StreamRun {
+/** One stream process's run as a row; `processes` run its interleavings (the process itself, or its workers). */
+function alone(configuration: StreamRun['configuration'], reply: StreamReply, processes: number): StreamRun {
   const interleavings = reply.completions.length
   return {
     configuration,
-    processes: 1,
+    processes,
     interleavings,
     seconds: reply.seconds,
     perSecond: interleavings / reply.seconds,
@@ -77,12 +82,12 @@ function alone(configuration: StreamRun['configuration'], reply: StreamReply): S
 }
 
 /** Two streams at once: both throughputs over the window in which both ran, added. */
-export function together(replies: readonly StreamReply[]): StreamRun {
+export function together(configuration: 'two streams' | 'two worker streams', replies: readonly StreamReply[]): StreamRun {
   const window = Math.min(...replies.map(reply => reply.seconds))
   const interleavings = replies.reduce((sum, reply) => sum + reply.completions.filter(at => at <= window * 1000).length, 0)
   const cpuSeconds = replies.reduce((sum, reply) => sum + reply.cpuSeconds, 0)
   return {
-    configuration: 'two streams',
+    configuration,
     processes: replies.length,
     interleavings,
     seconds: window,
@@ -97,27 +102,46 @@ function bestOf(runs: readonly StreamRun[], order: readonly StreamRun['configura
   return order.map(configuration => runs.filter(run => run.configuration === configuration).reduce((best, run) => (run.perSecond > best.perSecond ? run : best)))
 }
 
-const CONFIGURATIONS = ['one stream', 'two streams', '--workers 2'] as const
+const CONFIGURATIONS = ['one stream', 'two streams', 'two worker streams', '--workers 2'] as const
+
+/** The figures of a scale-out from all its runs: each configuration's best, and the ratios between them. */
+export function scaleOutFigures(scenario: string, runs: readonly StreamRun[], repeats: number): ScaleOutFigures {
+  const best = bestOf(runs, CONFIGURATIONS)
+  const [one, two, twoWorkers, workers2] = best.map(run => run.perSecond) as [number, number, number, number]
+  return {
+    scenario,
+    runs: best,
+    repeats,
+    scaling: workers2 / one,
+    ceilingScaling: two / one,
+    efficiency: workers2 / two,
+    workerProcessEfficiency: twoWorkers / two,
+    poolEfficiency: workers2 / twoWorkers,
+  }
+}
 
 /**
  * Measures `file`'s scale-out: `interleavings` per stream and run,
- * `repeats` rounds of the three configurations (rotating which goes first).
+ * `repeats` rounds of the four configurations (rotating which goes first).
  */
 export async function measureScaleOut(file: string, options: { interleavings: number, repeats: number, onRun?: (run: StreamRun) => void }): Promise<ScaleOutFigures> {
   const started = await Promise.allSettled([
-    startStream(file, 1, options.interleavings),
-    startStream(file, 1, options.interleavings),
-    startStream(file, 2, options.interleavings),
+    startStream(file, 1, options.interleavings, 'in-process'),
+    startStream(file, 1, options.interleavings, 'in-process'),
+    startStream(file, 1, options.interleavings, 'worker'),
+    startStream(file, 1, options.interleavings, 'worker'),
+    startStream(file, 2, options.interleavings, 'in-process'),
   ])
   const streams = started.flatMap(result => (result.status === 'fulfilled' ? [result.value] : []))
   try {
     const failed = started.find(result => result.status === 'rejected')
     if (failed) throw (failed as PromiseRejectedResult).reason
-    const [first, second, pool] = streams as [Stream, Stream, Stream]
+    const [first, second, firstWorker, secondWorker, pool] = streams as [Stream, Stream, Stream, Stream, Stream]
     const measure: Record<StreamRun['configuration'], () => Promise<StreamRun>> = {
-      'one stream': async () => alone('one stream', await first.go()),
-      'two streams': async () => together(await Promise.all([first.go(), second.go()])),
-      '--workers 2': async () => alone('--workers 2', await pool.go()),
+      'one stream': async () => alone('one stream', await first.go(), 1),
+      'two streams': async () => together('two streams', await Promise.all([first.go(), second.go()])),
+      'two worker streams': async () => together('two worker streams', await Promise.all([firstWorker.go(), secondWorker.go()])),
+      '--workers 2': async () => alone('--workers 2', await pool.go(), 2),
     }
     const runs: StreamRun[] = []
     for (let repeat = 0; repeat < options.repeats; repeat++) {
@@ -127,16 +151,7 @@ export async function measureScaleOut(file: string, options: { interleavings: nu
         runs.push(run)
       }
     }
-    const best = bestOf(runs, CONFIGURATIONS)
-    const [one, two, workers2] = best as [StreamRun, StreamRun, StreamRun]
-    return {
-      scenario: (await loadScenario(file)).name,
-      runs: best,
-      repeats: options.repeats,
-      scaling: workers2.perSecond / one.perSecond,
-      ceilingScaling: two.perSecond / one.perSecond,
-      efficiency: workers2.perSecond / two.perSecond,
-    }
+    return scaleOutFigures((await loadScenario(file)).name, runs, options.repeats)
   } finally {
     await Promise.all(streams.map(stream => stream.end()))
   }

@@ -1,42 +1,53 @@
 /**
  * One stream of the scale-out measurement: a process that sweeps one
- * scenario with the runner `loadrace sweep --workers <n>` uses, on command.
- * Started by `scale-out.ts` as
- * `node --import tsx bench/stream-child.ts <scenario file> <workers> <interleavings>`.
+ * scenario on command, with the runner `loadrace sweep --workers <n>` uses or,
+ * for one worker, with a pool of one worker process (`worker`, the control
+ * that runs the same interleavings in a worker process with this process
+ * coordinating, as `--workers 2` does for two). Started by `scale-out.ts` as
+ * `node --import tsx bench/stream-child.ts <scenario file> <workers> <interleavings> [in-process|worker]`.
  *
  * It loads the scenario, plans `interleavings` distinct schedules (seeded
  * random over the declared space; the scenario's own `budget:` lifted), warms
  * the runner up (every worker loads the scenario and runs some), and prints
- * `ready`. Each `go` line on stdin then runs the whole plan once and answers
- * with one JSON line: wall and CPU seconds (every thread of the process) and
- * the completion time of every interleaving, in ms after `go`. `end` (or the
- * end of stdin) closes the runner and exits.
+ * `ready`. Each `go` line on stdin then runs a fifth of the plan untimed —
+ * the processes have sat idle while other configurations ran, and the first
+ * interleavings after a rest run slower; a sweep's workers never rest — then
+ * the whole plan, and answers with one JSON line: wall and CPU seconds (every
+ * thread of this process and of its worker processes) and the completion time
+ * of every interleaving, in ms after the timed part began. `end` (or the end
+ * of stdin) closes the runner and exits.
  */
 import { createInterface } from 'node:readline'
 import { CURRENT_HOST } from '../harness/hosts/host.ts'
 import { loadScenario } from '../harness/scenario/load.ts'
 import { planFor } from '../harness/explore/plan.ts'
 import { runnersFor } from '../harness/runners/by-host.ts'
-import { cpuNow } from './clock.ts'
+import { workerPool } from '../harness/runners/worker-pool.ts'
+import { treeCpuNow } from './process-tree.ts'
 import type { StreamReply } from './scale-out.ts'
 
 process.setSourceMapsEnabled(false)
-const [file, workers, count] = process.argv.slice(2)
-if (file === undefined || workers === undefined || count === undefined) throw new Error('usage: stream-child.ts <scenario file> <workers> <interleavings>')
+const [file, workers, count, kind = 'in-process'] = process.argv.slice(2)
+if (file === undefined || workers === undefined || count === undefined || (kind !== 'in-process' && kind !== 'worker')) {
+  throw new Error('usage: stream-child.ts <scenario file> <workers> <interleavings> [in-process|worker]')
+}
 const scenario = { ...await loadScenario(file), budget: undefined }
 const { schedules } = planFor(scenario, { strategy: 'random', budget: Number(count), seed: '0' })
 const runners = runnersFor({ workers: Number(workers) })
-const runner = runners.of(CURRENT_HOST)
+const runner = kind === 'worker' ? workerPool({ size: Number(workers) }) : runners.of(CURRENT_HOST)
 await runner.runAll(scenario, schedules.slice(0, Math.min(schedules.length, 10 * Number(workers))), () => {})
+const warmUp = schedules.slice(0, Math.ceil(schedules.length / 5))
 process.stdout.write('ready\n')
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (line !== 'go') break
+  await runner.runAll(scenario, warmUp, () => {})
   const completions: number[] = []
   const started = performance.now()
-  const cpuStarted = cpuNow()
+  const cpuStarted = treeCpuNow()
   await runner.runAll(scenario, schedules, () => { completions.push(performance.now() - started) })
-  const reply: StreamReply = { seconds: (performance.now() - started) / 1000, cpuSeconds: (cpuNow() - cpuStarted) / 1000, completions }
+  const reply: StreamReply = { seconds: (performance.now() - started) / 1000, cpuSeconds: (treeCpuNow() - cpuStarted) / 1000, completions }
   process.stdout.write(`${JSON.stringify(reply)}\n`)
 }
+await runner.close()
 await runners.close()

@@ -98,6 +98,8 @@ interface ReportedRule {
 const REPORTED: readonly ReportedRule[] = [
   { id: 'interleaving-overhead', unit: '× a plain ctx.plugin() boot (synthetic)', measure: figures => figures.interleaving?.ratio ?? null },
   { id: 'workers-scaling', unit: '× --workers 1 throughput (synthetic)', measure: figures => figures.scaleOut?.synthetic.scaling ?? null },
+  { id: 'worker-process-efficiency', unit: '× the two-stream ceiling, two streams each running in a worker process (synthetic)', measure: figures => figures.scaleOut?.synthetic.workerProcessEfficiency ?? null },
+  { id: 'pool-efficiency', unit: '× two worker streams, one pool for both workers (synthetic)', measure: figures => figures.scaleOut?.synthetic.poolEfficiency ?? null },
   { id: 'real-throughput', unit: 'interleavings per CPU second (real application)', measure: figures => figures.real?.throughput.perCpuSecond ?? null },
   { id: 'real-heap-growth', unit: 'MB live heap (real application)', measure: figures => figures.memory?.real.heapUsedGrowthMb ?? null },
   {

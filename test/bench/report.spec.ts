@@ -2,22 +2,18 @@ import { describe, expect, it } from 'vitest'
 import type { BenchFigures, MemoryFigures, ScaleOutFigures } from '../../bench/figures.ts'
 import { REPORTED_IDS, TARGET_IDS } from '../../bench/figures.ts'
 import { renderBenchJson, renderBenchMarkdown } from '../../bench/report.ts'
+import { scaleOutFigures } from '../../bench/scale-out.ts'
 import { tableCells } from '../support/markdown.ts'
 
-function scaleOut(scenario: string, perSecond: [number, number, number]): ScaleOutFigures {
-  const [one, two, workers2] = perSecond
-  return {
-    scenario,
-    runs: [
-      { configuration: 'one stream', processes: 1, interleavings: 100, seconds: 100 / one, perSecond: one, coresUsed: 1.2, cpuMsPerInterleaving: 12 },
-      { configuration: 'two streams', processes: 2, interleavings: 180, seconds: 180 / two, perSecond: two, coresUsed: 1.9, cpuMsPerInterleaving: 10.5 },
-      { configuration: '--workers 2', processes: 1, interleavings: 100, seconds: 100 / workers2, perSecond: workers2, coresUsed: 1.9, cpuMsPerInterleaving: 11.25 },
-    ],
-    repeats: 3,
-    scaling: workers2 / one,
-    ceilingScaling: two / one,
-    efficiency: workers2 / two,
-  }
+/** A scale-out whose best runs gave these throughputs: one stream, two streams, two worker streams, `--workers 2`. */
+function scaleOut(scenario: string, perSecond: [number, number, number, number]): ScaleOutFigures {
+  const [one, two, twoWorkers, workers2] = perSecond
+  return scaleOutFigures(scenario, [
+    { configuration: 'one stream', processes: 1, interleavings: 100, seconds: 100 / one, perSecond: one, coresUsed: 1.2, cpuMsPerInterleaving: 12 },
+    { configuration: 'two streams', processes: 2, interleavings: 180, seconds: 180 / two, perSecond: two, coresUsed: 1.9, cpuMsPerInterleaving: 10.5 },
+    { configuration: 'two worker streams', processes: 2, interleavings: 170, seconds: 170 / twoWorkers, perSecond: twoWorkers, coresUsed: 1.9, cpuMsPerInterleaving: 11 },
+    { configuration: '--workers 2', processes: 2, interleavings: 100, seconds: 100 / workers2, perSecond: workers2, coresUsed: 1.9, cpuMsPerInterleaving: 11.25 },
+  ], 3)
 }
 
 function memory(scenario: string, growthMb: number, heapUsedGrowthMb: number): MemoryFigures {
@@ -110,7 +106,7 @@ function figures(): BenchFigures {
         largestOwn: 'loadrace: scheduler (releases, quiescence, sandbox, attribution)',
       },
     },
-    scaleOut: { synthetic: scaleOut('eight-tools', [100, 180, 150]), real: scaleOut('acp-agent-tools', [40, 76, 74]), machineScaling: 1.8 },
+    scaleOut: { synthetic: scaleOut('eight-tools', [100, 180, 160, 150]), real: scaleOut('acp-agent-tools', [40, 76, 75, 74]), machineScaling: 1.8 },
     memory: { synthetic: memory('eight-tools', 60, 2), real: memory('acp-agent-tools', 30, 1.5) },
     power: {
       budget: 100,
@@ -252,6 +248,8 @@ describe('reports/bench.json', () => {
       .reported.map(figure => [figure.id, figure.measured]))
     expect(reported['interleaving-overhead']).toBe(2.8)
     expect(reported['workers-scaling']).toBeCloseTo(1.5)
+    expect(reported['worker-process-efficiency']).toBeCloseTo(160 / 180)
+    expect(reported['pool-efficiency']).toBeCloseTo(150 / 160)
     expect(reported['real-throughput']).toBe(40)
     expect(reported['real-heap-growth']).toBe(1.5)
     expect(reported['test-preload-overhead-node20']).toBe(1.4)
@@ -268,7 +266,7 @@ describe('reports/bench.json', () => {
     for (const id of ['workers-efficiency', 'real-workers-efficiency', 'real-interleaving-overhead', 'real-memory-growth', 'cover-detects-depth2', 'auto-detects-both', 'helper-wait-in-process', 'helper-wait-workers', 'helper-processes-left']) {
       expect(report.targets.find(target => target.id === id)).toMatchObject({ measured: null, met: false })
     }
-    for (const id of ['workers-scaling', 'real-throughput', 'real-heap-growth']) {
+    for (const id of ['workers-scaling', 'worker-process-efficiency', 'pool-efficiency', 'real-throughput', 'real-heap-growth']) {
       expect(report.reported.find(figure => figure.id === id)).toMatchObject({ measured: null })
     }
   })
@@ -323,7 +321,8 @@ describe('reports/bench.md', () => {
 
   it('renders both scale-outs against their ceilings, and both memory sweeps with their live heap', () => {
     expect(rows).toContainEqual(['two streams', '2', '180', '1.00', '180.0', '1.90', '10.50'])
-    expect(markdown).toContain('`--workers 2` / the two-stream ceiling: **0.833**; `--workers 2` / one stream: 1.50×; two streams / one stream (the ceiling\'s own scaling): 1.80×.')
+    expect(markdown).toContain('`--workers 2` / the two-stream ceiling: **0.833**; `--workers 2` / one stream: 1.50×; two streams / one stream (the ceiling\'s own scaling): 1.80×. '
+      + 'Split: two worker streams / two streams (running in worker processes) 0.889; `--workers 2` / two worker streams (one pool for both workers) 0.938.')
     expect(markdown).toContain('`--workers 2` / the two-stream ceiling: **0.974**')
     expect(markdown).toContain('growth **30.0 MB**; live heap growth 1.5 MB')
     expect(markdown).toContain('live heap every tenth of the sweep: 22.5 → 24.0 MB')
