@@ -103,6 +103,8 @@ export interface ScaleOutFigures {
   workerProcessEfficiency: number
   /** `--workers 2` over two worker streams: what one pool coordinating both workers costs against two coordinating one each. */
   poolEfficiency: number
+  /** The middle half of `--workers 2` over two streams within each round (both measured in it), and how many rounds. */
+  efficiencyRounds?: { low: number, high: number, count: number }
 }
 
 /** Live heap and resident memory after forced GC at one point of a sweep. */
@@ -326,7 +328,7 @@ export interface TargetResult {
   met: boolean
   /** For a ratio of two boots: the `Error.stackTraceLimit` each side was timed under; a ratio whose sides differ (or changed it) is not met. */
   stackTraceLimit?: { measured: number | null, reference: number | null }
-  /** For a ratio of two boots timed round by round: the middle half of the rounds' own ratios (the measured figure is their median), and how many rounds. */
+  /** For a ratio of two boots timed round by round, or a workers' efficiency: the middle half of the rounds' own ratios (a boot ratio is their median), and how many rounds. */
   rounds?: { low: number, high: number, count: number }
 }
 

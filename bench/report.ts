@@ -294,7 +294,8 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     ...targetLines(targetsOf(figures)),
     '',
     'A boot ratio is the median of its rounds\' own ratios (both sides timed in every round); in brackets, the middle half of'
-      + ' those ratios (nearest-rank 25th to 75th percentile). A target inside that range is within what the rounds of this one run disagree by.',
+      + ' those ratios (nearest-rank 25th to 75th percentile). A workers\' efficiency is the best `--workers 2` run over the best two-stream run;'
+      + ' in brackets, the middle half of the same ratio within each round. A target inside that range is within what the rounds of this one run disagree by.',
     '',
     'Reported without a target:',
     '',

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { loadScenario } from '../harness/scenario/load.ts'
+import { middleHalf } from './clock.ts'
 import type { ScaleOutFigures, StreamRun } from './figures.ts'
 
 /**
@@ -104,19 +105,29 @@ function bestOf(runs: readonly StreamRun[], order: readonly StreamRun['configura
 
 const CONFIGURATIONS = ['one stream', 'two streams', 'two worker streams', '--workers 2'] as const
 
-/** The figures of a scale-out from all its runs: each configuration's best, and the ratios between them. */
-export function scaleOutFigures(scenario: string, runs: readonly StreamRun[], repeats: number): ScaleOutFigures {
-  const best = bestOf(runs, CONFIGURATIONS)
+/**
+ * The figures of a scale-out from its rounds (each round runs every
+ * configuration once): each configuration's best run, the ratios between
+ * those, and the middle half of `--workers 2` over two streams within each round.
+ */
+export function scaleOutFigures(scenario: string, rounds: readonly (readonly StreamRun[])[]): ScaleOutFigures {
+  const best = bestOf(rounds.flat(), CONFIGURATIONS)
   const [one, two, twoWorkers, workers2] = best.map(run => run.perSecond) as [number, number, number, number]
+  const within = rounds.flatMap((round) => {
+    const rate = (configuration: StreamRun['configuration']) => round.find(run => run.configuration === configuration)?.perSecond
+    const [pool, ceiling] = [rate('--workers 2'), rate('two streams')]
+    return pool === undefined || ceiling === undefined ? [] : [pool / ceiling]
+  })
   return {
     scenario,
     runs: best,
-    repeats,
+    repeats: rounds.length,
     scaling: workers2 / one,
     ceilingScaling: two / one,
     efficiency: workers2 / two,
     workerProcessEfficiency: twoWorkers / two,
     poolEfficiency: workers2 / twoWorkers,
+    ...within.length === 0 ? {} : { efficiencyRounds: { ...middleHalf(within), count: within.length } },
   }
 }
 
@@ -143,15 +154,17 @@ export async function measureScaleOut(file: string, options: { interleavings: nu
       'two worker streams': async () => together('two worker streams', await Promise.all([firstWorker.go(), secondWorker.go()])),
       '--workers 2': async () => alone('--workers 2', await pool.go(), 2),
     }
-    const runs: StreamRun[] = []
+    const rounds: StreamRun[][] = []
     for (let repeat = 0; repeat < options.repeats; repeat++) {
+      const round: StreamRun[] = []
       for (let k = 0; k < CONFIGURATIONS.length; k++) {
         const run = await measure[CONFIGURATIONS[(k + repeat) % CONFIGURATIONS.length]!]()
         options.onRun?.(run)
-        runs.push(run)
+        round.push(run)
       }
+      rounds.push(round)
     }
-    return scaleOutFigures((await loadScenario(file)).name, runs, options.repeats)
+    return scaleOutFigures((await loadScenario(file)).name, rounds)
   } finally {
     await Promise.all(streams.map(stream => stream.end()))
   }

@@ -16,6 +16,8 @@ interface TargetRule {
   measure: (figures: BenchFigures) => number | null
   /** For a ratio of two boots: the measured side and the reference side (each timed under its own `Error.stackTraceLimit`). */
   sides?: (figures: BenchFigures) => [BootVariant | undefined, BootVariant | undefined] | undefined
+  /** For a figure measured in rounds other than a boot ratio's: the middle half of the rounds' own figures. */
+  rounds?: (figures: BenchFigures) => TargetResult['rounds']
 }
 
 /** The harness variant and the real loader (imports at once) of a comparison. */
@@ -57,8 +59,8 @@ const RULES: readonly TargetRule[] = [
   { id: 'interleaving-overhead-loader', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.interleaving?.loaderRatio ?? null, sides: figures => harnessOverLoader(figures.interleaving?.variants) },
   { id: 'real-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× the real loader (imports at once)', measure: figures => figures.real?.overhead ?? null, sides: figures => harnessOverLoader(figures.real?.variants) },
   { id: 'workspace-interleaving-overhead', bound: 'at-most', target: 1.3, unit: '× dsh\'s own loader (imports at once) and turn', measure: figures => figures.workspace?.overhead ?? null, sides: figures => harnessOverLoader(figures.workspace?.variants) },
-  { id: 'workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.synthetic.efficiency ?? null },
-  { id: 'real-workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.real.efficiency ?? null },
+  { id: 'workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.synthetic.efficiency ?? null, rounds: figures => figures.scaleOut?.synthetic.efficiencyRounds },
+  { id: 'real-workers-efficiency', bound: 'at-least', target: 0.95, unit: '× the two-stream ceiling', measure: figures => figures.scaleOut?.real.efficiency ?? null, rounds: figures => figures.scaleOut?.real.efficiencyRounds },
   { id: 'sweep-memory-growth', bound: 'at-most', target: 50, unit: 'MB RSS', measure: figures => figures.memory?.synthetic.growthMb ?? null },
   { id: 'real-memory-growth', bound: 'at-most', target: 100, unit: 'MB RSS', measure: figures => figures.memory?.real.growthMb ?? null },
   { id: 'cover-t3-n10', bound: 'at-most', target: 16, unit: 'interleavings', measure: figures => coverSize(figures, 10) },
@@ -134,7 +136,7 @@ export function targetsOf(figures: BenchFigures): TargetResult[] {
     const stackTraceLimit = sides && { measured: sides[0]?.stackTraceLimit ?? null, reference: sides[1]?.stackTraceLimit ?? null }
     const comparable = stackTraceLimit === undefined || (stackTraceLimit.measured !== null && stackTraceLimit.measured === stackTraceLimit.reference)
     const met = measured !== null && comparable && (rule.bound === 'at-most' ? measured <= rule.target : measured >= rule.target)
-    const rounds = sides && spreadOf(sides)
+    const rounds = measured === null ? undefined : sides ? spreadOf(sides) : rule.rounds?.(figures)
     return { id: rule.id, measured, target: rule.target, unit: rule.unit, met, ...stackTraceLimit === undefined ? {} : { stackTraceLimit }, ...rounds === undefined ? {} : { rounds } }
   })
 }

@@ -5,15 +5,15 @@ import { renderBenchJson, renderBenchMarkdown } from '../../bench/report.ts'
 import { scaleOutFigures } from '../../bench/scale-out.ts'
 import { tableCells } from '../support/markdown.ts'
 
-/** A scale-out whose best runs gave these throughputs: one stream, two streams, two worker streams, `--workers 2`. */
+/** A scale-out of one round that gave these throughputs: one stream, two streams, two worker streams, `--workers 2`. */
 function scaleOut(scenario: string, perSecond: [number, number, number, number]): ScaleOutFigures {
   const [one, two, twoWorkers, workers2] = perSecond
-  return scaleOutFigures(scenario, [
+  return scaleOutFigures(scenario, [[
     { configuration: 'one stream', processes: 1, interleavings: 100, seconds: 100 / one, perSecond: one, coresUsed: 1.2, cpuMsPerInterleaving: 12 },
     { configuration: 'two streams', processes: 2, interleavings: 180, seconds: 180 / two, perSecond: two, coresUsed: 1.9, cpuMsPerInterleaving: 10.5 },
     { configuration: 'two worker streams', processes: 2, interleavings: 170, seconds: 170 / twoWorkers, perSecond: twoWorkers, coresUsed: 1.9, cpuMsPerInterleaving: 11 },
     { configuration: '--workers 2', processes: 2, interleavings: 100, seconds: 100 / workers2, perSecond: workers2, coresUsed: 1.9, cpuMsPerInterleaving: 11.25 },
-  ], 3)
+  ]])
 }
 
 function memory(scenario: string, growthMb: number, heapUsedGrowthMb: number): MemoryFigures {
@@ -165,9 +165,10 @@ describe('reports/bench.json', () => {
     expect(report.helper).toEqual(figures().helper)
     expect(report.targets.map(target => target.id)).toEqual([...TARGET_IDS])
     for (const target of report.targets) {
-      // A ratio of two boots states the Error.stackTraceLimit each side was timed under.
+      // A ratio of two boots states the Error.stackTraceLimit each side was timed under; an efficiency measured in rounds, their middle half.
       const boots = ['interleaving-overhead-loader', 'real-interleaving-overhead', 'workspace-interleaving-overhead'].includes(target.id as string)
-      expect(Object.keys(target).sort()).toEqual(['id', 'measured', 'met', ...boots ? ['stackTraceLimit'] : [], 'target', 'unit'])
+      const inRounds = ['workers-efficiency', 'real-workers-efficiency'].includes(target.id as string)
+      expect(Object.keys(target).sort()).toEqual(['id', 'measured', 'met', ...inRounds ? ['rounds'] : [], ...boots ? ['stackTraceLimit'] : [], 'target', 'unit'])
       expect(typeof target.unit).toBe('string')
       expect(typeof target.met).toBe('boolean')
     }
@@ -292,7 +293,7 @@ describe('reports/bench.md', () => {
       expect(row, id).toBeDefined()
     }
     expect(rows.find(cells => cells[0] === '`cover-t3-n16`')).toEqual(['`cover-t3-n16`', '30.00', '≤ 24', 'interleavings', '—', '**no**'])
-    expect(rows.find(cells => cells[0] === '`real-workers-efficiency`')?.slice(1, 3)).toEqual(['0.97', '≥ 0.95'])
+    expect(rows.find(cells => cells[0] === '`real-workers-efficiency`')?.slice(1, 3)).toEqual(['0.97 (0.97–0.97)', '≥ 0.95'])
     expect(rows.find(cells => cells[0] === '`interleaving-overhead-loader`')?.slice(1)).toEqual(['1.40', '≤ 1.3', '× the real loader (imports at once)', '10 / 10', '**no**'])
   })
 

@@ -19,11 +19,11 @@ describe('the scale-out figures', () => {
     ({ configuration, processes: 2, interleavings: 100, seconds: 100 / perSecond, perSecond, coresUsed: 1.9, cpuMsPerInterleaving: 12 })
 
   it('compare the best run of each configuration, and split --workers 2\'s loss against the ceiling into the worker processes\' and the pool\'s', () => {
-    const runs = [
-      run('--workers 2', 120), run('two streams', 160), run('one stream', 90), run('two worker streams', 140),
-      run('two streams', 150), run('--workers 2', 135), run('two worker streams', 150), run('one stream', 100),
+    const rounds = [
+      [run('--workers 2', 120), run('two streams', 160), run('one stream', 90), run('two worker streams', 140)],
+      [run('two streams', 150), run('--workers 2', 135), run('two worker streams', 150), run('one stream', 100)],
     ]
-    const figures = scaleOutFigures('eight-tools', runs, 2)
+    const figures = scaleOutFigures('eight-tools', rounds)
     expect(figures.runs.map(best => [best.configuration, best.perSecond])).toEqual([
       ['one stream', 100], ['two streams', 160], ['two worker streams', 150], ['--workers 2', 135],
     ])
@@ -33,5 +33,17 @@ describe('the scale-out figures', () => {
     expect(figures.efficiency).toBeCloseTo(135 / 160)
     expect(figures.workerProcessEfficiency).toBeCloseTo(150 / 160)
     expect(figures.poolEfficiency).toBeCloseTo(135 / 150)
+  })
+
+  it('give the middle half of --workers 2 over two streams within each round, never across rounds', () => {
+    // Round by round 0.75, 0.9, 1.0 and 0.8; the best runs' ratio, 110 / 120, is none of them.
+    const rounds = [[90, 120], [100, 111.1111], [110, 110], [80, 100]].map(([pool, ceiling]) => [
+      run('one stream', 80), run('two streams', ceiling!), run('two worker streams', 100), run('--workers 2', pool!),
+    ])
+    const figures = scaleOutFigures('eight-tools', rounds)
+    expect(figures.efficiency).toBeCloseTo(110 / 120)
+    expect(figures.efficiencyRounds?.count).toBe(4)
+    expect(figures.efficiencyRounds?.low).toBeCloseTo(0.75)
+    expect(figures.efficiencyRounds?.high).toBeCloseTo(0.9)
   })
 })
