@@ -39,7 +39,7 @@ interface Stream {
   end(): Promise<void>
 }
 
-function startStream(file: string, workers: number, interleavings: number, kind: 'in-process' | 'worker'): Promise<Stream> {
+function startStream(file: string, workers: number, interleavings: number, kind: 'sweep' | 'pool'): Promise<Stream> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(workers), String(interleavings), kind])
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
@@ -137,11 +137,11 @@ export function scaleOutFigures(scenario: string, rounds: readonly (readonly Str
  */
 export async function measureScaleOut(file: string, options: { interleavings: number, repeats: number, onRun?: (run: StreamRun) => void }): Promise<ScaleOutFigures> {
   const started = await Promise.allSettled([
-    startStream(file, 1, options.interleavings, 'in-process'),
-    startStream(file, 1, options.interleavings, 'in-process'),
-    startStream(file, 1, options.interleavings, 'worker'),
-    startStream(file, 1, options.interleavings, 'worker'),
-    startStream(file, 2, options.interleavings, 'in-process'),
+    startStream(file, 1, options.interleavings, 'sweep'),
+    startStream(file, 1, options.interleavings, 'sweep'),
+    startStream(file, 1, options.interleavings, 'pool'),
+    startStream(file, 1, options.interleavings, 'pool'),
+    startStream(file, 2, options.interleavings, 'sweep'),
   ])
   const streams = started.flatMap(result => (result.status === 'fulfilled' ? [result.value] : []))
   try {

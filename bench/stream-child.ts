@@ -1,10 +1,10 @@
 /**
  * One stream of the scale-out measurement: a process that sweeps one
- * scenario on command, with the runner `loadrace sweep --workers <n>` uses or,
- * for one worker, with a pool of one worker process (`worker`, the control
- * that runs the same interleavings in a worker process with this process
- * coordinating, as `--workers 2` does for two). Started by `scale-out.ts` as
- * `node --import tsx bench/stream-child.ts <scenario file> <workers> <interleavings> [in-process|worker]`.
+ * scenario on command, with the runner `loadrace sweep --workers <n>` uses
+ * (`sweep`) or with a pool of `<n>` worker processes whatever `<n>` is
+ * (`pool`: for one, the control that runs the interleavings in a worker
+ * process with this process coordinating, as `--workers 2` does for two). Started by `scale-out.ts` as
+ * `node --import tsx bench/stream-child.ts <scenario file> <workers> <interleavings> [sweep|pool]`.
  *
  * It loads the scenario, plans `interleavings` distinct schedules (seeded
  * random over the declared space; the scenario's own `budget:` lifted), warms
@@ -27,14 +27,14 @@ import { treeCpuNow } from './process-tree.ts'
 import type { StreamReply } from './scale-out.ts'
 
 process.setSourceMapsEnabled(false)
-const [file, workers, count, kind = 'in-process'] = process.argv.slice(2)
-if (file === undefined || workers === undefined || count === undefined || (kind !== 'in-process' && kind !== 'worker')) {
-  throw new Error('usage: stream-child.ts <scenario file> <workers> <interleavings> [in-process|worker]')
+const [file, workers, count, kind = 'sweep'] = process.argv.slice(2)
+if (file === undefined || workers === undefined || count === undefined || (kind !== 'sweep' && kind !== 'pool')) {
+  throw new Error('usage: stream-child.ts <scenario file> <workers> <interleavings> [sweep|pool]')
 }
 const scenario = { ...await loadScenario(file), budget: undefined }
 const { schedules } = planFor(scenario, { strategy: 'random', budget: Number(count), seed: '0' })
 const runners = runnersFor({ workers: Number(workers) })
-const runner = kind === 'worker' ? workerPool({ size: Number(workers) }) : runners.of(CURRENT_HOST)
+const runner = kind === 'pool' ? workerPool({ size: Number(workers) }) : runners.of(CURRENT_HOST)
 await runner.runAll(scenario, schedules.slice(0, Math.min(schedules.length, 10 * Number(workers))), () => {})
 const warmUp = schedules.slice(0, Math.ceil(schedules.length / 5))
 process.stdout.write('ready\n')
