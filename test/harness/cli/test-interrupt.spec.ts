@@ -45,19 +45,29 @@ it('SIGINT while two tests are rerun alone side by side (--jobs 2) ends both rer
     cwd: SUITE_APP, env: { HANG_PIDS: pids },
   })
   const started = () => existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').flatMap(line => line.split(' ').map(Number)) : []
-  // Both tests differ between the natural run and the schedule, so both are rerun alone, at once: two test processes, two children.
-  for (let waited = 0; started().length < 4 && waited < 60_000; waited += 100) await new Promise(resolve => setTimeout(resolve, 100))
-  const processes = started()
-  expect(processes).toHaveLength(4)
-  run.child.kill('SIGINT')
-  const interrupted = Date.now()
-  const done = await run.done
-  expect(done.code).toBe(130)
-  // Both reruns were ended, not waited for: each test process waits a minute for its child.
-  expect(Date.now() - interrupted).toBeLessThan(30_000)
-  // A rerun the interruption ended is no result: neither test gets a final verdict, each is marked partial.
-  expect(done.stdout).not.toMatch(/^✗ (flaky|pins-one)/m)
-  expect(new Set(done.stdout.split('\n').filter(line => line.startsWith('? pins-one (partial)'))).size).toBe(2)
-  for (let waited = 0; processes.some(alive) && waited < 10_000; waited += 50) await new Promise(resolve => setTimeout(resolve, 50))
-  expect(processes.filter(alive)).toEqual([])
+  try {
+    // Both tests differ between the natural run and the schedule, so both are rerun alone, at once: two test processes, two children.
+    for (let waited = 0; started().length < 4 && waited < 60_000; waited += 100) await new Promise(resolve => setTimeout(resolve, 100))
+    const processes = started()
+    // What the command said so far shows which runs gave which results, should a rerun be missing.
+    expect(processes, run.output().stdout + run.output().stderr).toHaveLength(4)
+    run.child.kill('SIGINT')
+    const interrupted = Date.now()
+    const done = await run.done
+    expect(done.code).toBe(130)
+    // Both reruns were ended, not waited for: each test process waits a minute for its child.
+    expect(Date.now() - interrupted).toBeLessThan(30_000)
+    // A rerun the interruption ended is no result: neither test gets a final verdict, each is marked partial.
+    expect(done.stdout).not.toMatch(/^✗ (flaky|pins-one)/m)
+    expect(new Set(done.stdout.split('\n').filter(line => line.startsWith('? pins-one (partial)'))).size).toBe(2)
+    for (let waited = 0; processes.some(alive) && waited < 10_000; waited += 50) await new Promise(resolve => setTimeout(resolve, 50))
+    expect(processes.filter(alive)).toEqual([])
+  } finally {
+    // A failed expectation leaves nothing running behind it: the command is interrupted, and what it started is killed.
+    if (run.child.exitCode === null && run.child.signalCode === null) {
+      run.child.kill('SIGINT')
+      await run.done
+    }
+    for (const pid of started().filter(alive)) process.kill(pid, 'SIGKILL')
+  }
 }, 120_000)
