@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Orders, PinnedSide, RunStatus, TestFinding } from '../verdict/test-verdict.ts'
 import { narrow, type KnownStatuses, type Precedent } from './blame.ts'
-import { ordersKey, realisedOrders, sameOrders, type RealisedOf } from './realised.ts'
+import { ordersKey, realisedOrders, sameOrders, sideRun, type KnownOf, type RealisedOf } from './realised.ts'
 import type { RunsAlone, SideStatus } from './rerunner.ts'
 import { vitestFailureBlock, type TestResult } from './results.ts'
 import { NATURAL_RUN } from './runs.ts'
@@ -22,6 +22,8 @@ export interface DecisionContext {
   readonly rerunner: RunsAlone
   /** The orders a run of the command realised for a test (its first boot per configuration, the test's own where known). */
   readonly realisedOf: RealisedOf
+  /** Whether those orders are known; a side is taken from a run whose are, where the test gave that result in one (`sideRun`). */
+  readonly knownOf?: KnownOf
   /** Reruns alone per side. */
   readonly reruns: number
   /** Blames found for earlier tests with the same sides: a test that flips at one's swap takes it (`blame.ts`). */
@@ -70,9 +72,9 @@ async function confirmSide(test: TestResult, run: string, status: SideStatus, co
 /** Decides a test whose `results` hold both a pass and a failure. */
 export async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], context: DecisionContext): Promise<TestFinding> {
   const seen: KnownStatuses = new Map()
-  const passing = await confirmSide(test, results.find(result => result.status === 'passed')!.run, 'passed', context, seen)
+  const passing = await confirmSide(test, sideRun(test, results, 'passed', context.knownOf)!, 'passed', context, seen)
   if ('flaky' in passing) return { ...base, verdict: 'flaky', flaky: passing.flaky }
-  const failing = await confirmSide(test, results.find(result => result.status === 'failed')!.run, 'failed', context, seen)
+  const failing = await confirmSide(test, sideRun(test, results, 'failed', context.knownOf)!, 'failed', context, seen)
   if ('flaky' in failing) return { ...base, verdict: 'flaky', flaky: failing.flaky }
   const narrowed = await narrow(test, passing.side, failing.side, seen, context.rerunner, failing.failure ?? base.message ?? '', context.precedents)
   return {

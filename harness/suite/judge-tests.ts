@@ -5,7 +5,7 @@ import type { Precedent } from './blame.ts'
 import { decide, type DecisionContext } from './decide.ts'
 import { Interrupted } from './interrupted.ts'
 import { inOrder } from './jobs.ts'
-import type { RealisedOf } from './realised.ts'
+import { sideRun, type KnownOf, type RealisedOf } from './realised.ts'
 import { testKey, type TestResult } from './results.ts'
 import { statusIn, type Rerunner } from './rerunner.ts'
 import { SharedReruns, sidesKey } from './shared-reruns.ts'
@@ -38,9 +38,9 @@ export function testsOf(runs: readonly CommandRun[]): TestResult[] {
 }
 
 /** A differing test that was not decided: both sides named from the runs, nothing confirmed. */
-function undecided(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], orders: RealisedOf): TestFinding {
+function undecided(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], orders: RealisedOf, knownOf?: KnownOf): TestFinding {
   const side = (status: 'passed' | 'failed') => {
-    const run = results.find(result => result.status === status)!.run
+    const run = sideRun(test, results, status, knownOf)!
     return { run, status, orders: orders(run, test) }
   }
   const failing = side('failed')
@@ -63,17 +63,17 @@ async function judgeTest(test: TestResult, runs: readonly CommandRun[], context:
     const open = context.neverRan.length > 0 && (plain === 'holds' || plain === 'fails')
     return { ...base, verdict: plain, ...open ? { partial: `${context.neverRan.join(', ')} never ran, and could change it` } : {} }
   }
-  if (context.signal?.aborted) return undecided(test, base, results, context.realisedOf)
+  if (context.signal?.aborted) return undecided(test, base, results, context.realisedOf, context.knownOf)
   try {
     return await decide(test, base, results, context)
   } catch (error) {
-    if (error instanceof Interrupted) return undecided(test, base, results, context.realisedOf)
+    if (error instanceof Interrupted) return undecided(test, base, results, context.realisedOf, context.knownOf)
     throw error
   }
 }
 
 /** The tests in batches judged one after another: differing tests with the same sides together (they share reruns), every other test alone. */
-function batchesOf(tests: readonly TestResult[], runs: readonly CommandRun[], realisedOf: RealisedOf): TestResult[][] {
+function batchesOf(tests: readonly TestResult[], runs: readonly CommandRun[], realisedOf: RealisedOf, knownOf?: KnownOf): TestResult[][] {
   const batches: TestResult[][] = []
   const bySides = new Map<string, TestResult[]>()
   for (const test of tests) {
@@ -82,7 +82,7 @@ function batchesOf(tests: readonly TestResult[], runs: readonly CommandRun[], re
       batches.push([test])
       continue
     }
-    const key = sidesKey(test, results, realisedOf)
+    const key = sidesKey(test, results, realisedOf, knownOf)
     const batch = bySides.get(key)
     if (batch !== undefined) batch.push(test)
     else {
@@ -97,7 +97,7 @@ function batchesOf(tests: readonly TestResult[], runs: readonly CommandRun[], re
 export async function judgeTests(runs: readonly CommandRun[], context: JudgeContext): Promise<TestFinding[]> {
   const tests = testsOf(runs)
   const judged = new Map<string, TestFinding>()
-  await inOrder(batchesOf(tests, runs, context.realisedOf), Math.max(1, context.jobs), async (batch) => {
+  await inOrder(batchesOf(tests, runs, context.realisedOf, context.knownOf), Math.max(1, context.jobs), async (batch) => {
     const shared = batch.length > 1 ? new SharedReruns(context.rerunner, batch) : undefined
     const precedents: Precedent[] = []
     for (const test of batch) {

@@ -1,5 +1,5 @@
 import type { BootRecord } from '../preload/protocol.js'
-import type { Orders } from '../verdict/test-verdict.ts'
+import type { Orders, RunStatus } from '../verdict/test-verdict.ts'
 
 /** What the processes of one run realised: the order each configuration's entries were released in. */
 
@@ -10,6 +10,9 @@ export function ordersKey(orders: Orders): string {
 
 /** The orders a run (by name) realised for a test. */
 export type RealisedOf = (run: string, test: { file: string, name: string }) => Orders
+
+/** Whether the orders a run (by name) realised for a test are known (`ordersKnown`). */
+export type KnownOf = (run: string, test: { file: string, name: string }) => boolean
 
 /** Whether a boot ran under `test`: started by it, by a suite around it, or at its file's top level. */
 export function bootedFor(record: Pick<BootRecord, 'test'>, test: { file: string, name: string }): boolean {
@@ -35,14 +38,28 @@ export function sameOrders(intended: Orders, loaded: Orders): boolean {
   return Object.entries(intended).every(([configuration, order]) => loaded[configuration] === undefined || order.join(',') === loaded[configuration]!.join(','))
 }
 
-/** The configurations whose processes in one run released their entries in more than one order. */
-export function disagreeing(processes: readonly Pick<BootRecord, 'configuration' | 'released'>[]): string[] {
-  const orders = new Map<string, Set<string>>()
+/**
+ * Whether the orders `processes` realised for `test` are known: the run says
+ * which boots were the test's own, or every boot of each configuration
+ * released its entries in one order. When a run's boots of one cordis.yml
+ * loaded it in different orders and none is known to be the test's (a
+ * process a test spawned, under a runner that does not say which test), the
+ * first boot's order may be another test's.
+ */
+export function ordersKnown(processes: readonly Pick<BootRecord, 'configuration' | 'released' | 'test'>[], test: { file: string, name: string }): boolean {
+  if (processes.some(record => bootedFor(record, test))) return true
+  const orders = new Map<string, string>()
   for (const record of processes) {
     if (record.configuration === null) continue
-    const known = orders.get(record.configuration) ?? new Set<string>()
-    known.add(record.released.join(','))
-    orders.set(record.configuration, known)
+    const order = record.released.join(',')
+    if ((orders.get(record.configuration) ?? order) !== order) return false
+    orders.set(record.configuration, order)
   }
-  return [...orders].filter(([, seen]) => seen.size > 1).map(([configuration]) => configuration).sort()
+  return true
+}
+
+/** The run a test's side is taken from: the first run it gave `status` in whose orders for it are known, else the first it gave `status` in. */
+export function sideRun(test: { file: string, name: string }, results: readonly { run: string, status: RunStatus }[], status: RunStatus, knownOf?: KnownOf): string | undefined {
+  const runs = results.filter(result => result.status === status)
+  return (runs.find(result => knownOf?.(result.run, test) ?? true) ?? runs[0])?.run
 }

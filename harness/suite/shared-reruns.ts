@@ -1,6 +1,6 @@
 import type { RunSchedule } from '../preload/protocol.js'
 import type { Orders, RunStatus } from '../verdict/test-verdict.ts'
-import { ordersKey, type RealisedOf } from './realised.ts'
+import { ordersKey, sideRun, type KnownOf, type RealisedOf } from './realised.ts'
 import { statusIn, type Rerun, type Rerunner, type RerunPurpose, type RunsAlone } from './rerunner.ts'
 import { testKey, type TestResult } from './results.ts'
 
@@ -22,9 +22,9 @@ import { testKey, type TestResult } from './results.ts'
  */
 
 /** A differing test's sides, as a key: its file, its status in every run, and the orders its first passing and first failing run realised for it. */
-export function sidesKey(test: TestResult, results: readonly { run: string, status: RunStatus }[], realisedOf: RealisedOf): string {
+export function sidesKey(test: TestResult, results: readonly { run: string, status: RunStatus }[], realisedOf: RealisedOf, knownOf?: KnownOf): string {
   const side = (status: RunStatus) => {
-    const run = results.find(result => result.status === status)?.run
+    const run = sideRun(test, results, status, knownOf)
     return run === undefined ? null : [run, ordersKey(realisedOf(run, test))]
   }
   return JSON.stringify([test.file, results.map(result => result.status), side('passed'), side('failed')])

@@ -10,7 +10,7 @@ import { NothingJudged, whyUnjudged } from './nothing-judged.ts'
 import { configurationProof, rowCount, type AppliesReach } from './plan.ts'
 import { reachOf } from './reach.ts'
 import { Rerunner } from './rerunner.ts'
-import { realisedOrders } from './realised.ts'
+import { ordersKnown, realisedOrders } from './realised.ts'
 import { runNatural, runPlan, type PlanRuns } from './runs.ts'
 import type { Guarantee } from '../strategies/index.ts'
 
@@ -128,8 +128,9 @@ export async function testSuite(place: RunPlace, settings: Settings, run: SuiteR
   const rerunner = new Rerunner(place, reporters, run.signal)
   const byName = new Map([natural, ...plan.runs].map(each => [each.name, each]))
   const realisedOf = (name: string, test: { file: string, name: string }) => realisedOrders(byName.get(name)?.processes ?? [], test)
+  const knownOf = (name: string, test: { file: string, name: string }) => ordersKnown(byName.get(name)?.processes ?? [], test)
   const tests = await judgeTests([natural, ...plan.runs], {
-    rerunner, realisedOf, reruns: settings.reruns, jobs: settings.jobs, reporters, signal: run.signal, neverRan: plan.interrupted?.neverRan ?? [],
+    rerunner, realisedOf, knownOf, reruns: settings.reruns, jobs: settings.jobs, reporters, signal: run.signal, neverRan: plan.interrupted?.neverRan ?? [],
   })
   const interrupted = plan.interrupted ?? (run.signal?.aborted ? { during: `rerun-${rerunner.count}`, neverRan: [] } : undefined)
   if (interrupted !== undefined) for (const reporter of reporters) reporter.onInterrupted?.('interrupted')

@@ -80,16 +80,34 @@ describe('plans keyed by configuration', () => {
     expect(claim(sharded!, sharded!.rows.length)).toEqual({ kind: 't-way', strength: 2 })
   })
 
+  // The fixture's broken tie: alpha and beta each inject prompt's service, so released before prompt they apply at its
+  // release, in the order their own imports were released. A natural run shows such a tie, or none, as the load falls.
+  const needs: Record<string, string[]> = { prompt: [], alpha: ['prompt'], beta: ['prompt'] }
+  const booted = (released: readonly string[]): BootRecord => {
+    const at = (entry: string) => released.indexOf(entry) + 1
+    const applies = Object.keys(needs).map(unit => ({ unit, entry: unit, parent: 'include', providers: needs[unit]!, released: Math.max(at(unit), ...needs[unit]!.map(at)) }))
+      .sort((a, b) => a.released - b.released || needs[a.unit]!.length - needs[b.unit]!.length || at(a.unit) - at(b.unit))
+    return { ...record('broken.yml', [...released]), applies }
+  }
+  /** The order alpha and beta apply in, in a boot released in `released`. */
+  const tieOrder = (released: readonly string[]) => booted(released).applies!.map(apply => apply.unit).filter(unit => unit !== 'prompt').join(' before ')
+
+  it('counts no order of a natural run whose processes disagreed: each test saw one, so the runs\' rows give every order to every test', () => {
+    // Two tests' boots of one cordis.yml in the natural run, one per order of the tie: between them both orders were
+    // seen, but each test saw only its own. Every test boots in every run after the natural run, so only rows reach all.
+    const natural = [['prompt', 'alpha', 'beta'], ['prompt', 'beta', 'alpha']]
+    expect(natural.map(tieOrder)).toEqual(['alpha before beta', 'beta before alpha'])
+    const [plan] = planConfigurations(natural.map(booted), { strategy: 'applies', budget: 5, seed: '0' })
+    expect(plan!.counted).toEqual([])
+    expect(new Set(plan!.rows.map(tieOrder))).toEqual(new Set(['alpha before beta', 'beta before alpha']))
+    // When they agreed, the one order they showed is counted, and the rows give the other.
+    const [agreed] = planConfigurations([booted(natural[0]!), booted(natural[0]!)], { strategy: 'applies', budget: 5, seed: '0' })
+    expect(agreed!.counted).toEqual([natural[0]])
+    expect(agreed!.rows.map(tieOrder)).toContain('beta before alpha')
+    expect(agreed!.rows.map(tieOrder)).not.toContain('alpha before beta')
+  })
+
   it('plans a sharded run over applies from what every shard shares: their rows add up whatever order each natural run loaded in', () => {
-    // The fixture's broken tie: alpha and beta each inject prompt's service, so released before prompt they apply at its
-    // release, in the order their own imports were released. A natural run shows such a tie, or none, as the load falls.
-    const needs: Record<string, string[]> = { prompt: [], alpha: ['prompt'], beta: ['prompt'] }
-    const booted = (released: string[]): BootRecord => {
-      const at = (entry: string) => released.indexOf(entry) + 1
-      const applies = Object.keys(needs).map(unit => ({ unit, entry: unit, parent: 'include', providers: needs[unit]!, released: Math.max(at(unit), ...needs[unit]!.map(at)) }))
-        .sort((a, b) => a.released - b.released || needs[a.unit]!.length - needs[b.unit]!.length || at(a.unit) - at(b.unit))
-      return { ...record('broken.yml', released), applies }
-    }
     const sharded = { strategy: 'applies' as const, budget: 2, seed: '0', countsNatural: false }
     const orders = [['prompt', 'beta', 'alpha'], ['beta', 'alpha', 'prompt'], ['alpha', 'beta', 'prompt'], ['prompt', 'alpha', 'beta']]
     const plans = orders.map(natural => planConfigurations([booted(natural), booted(natural)], sharded)[0]!)
