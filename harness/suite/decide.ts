@@ -69,6 +69,11 @@ async function confirmSide(test: TestResult, run: string, status: SideStatus, co
   return { side: { run, status, orders: orders ?? {} }, ...failure === undefined ? {} : { failure } }
 }
 
+/** Whether the test failed in the natural run: this machine's own load order is a failing one, whichever run its failing side was rerun from. */
+export function failedNaturally(results: readonly { run: string, status: RunStatus }[]): boolean {
+  return results.some(result => result.run === NATURAL_RUN && result.status === 'failed')
+}
+
 /** Decides a test whose `results` hold both a pass and a failure. */
 export async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'>, results: readonly { run: string, status: RunStatus }[], context: DecisionContext): Promise<TestFinding> {
   const seen: KnownStatuses = new Map()
@@ -81,6 +86,6 @@ export async function decide(test: TestResult, base: Omit<TestFinding, 'verdict'
     ...base,
     ...failing.failure === undefined ? {} : { failure: failing.failure },
     verdict: 'pins-one',
-    pinsOne: { passing: passing.side, failing: failing.side, ...narrowed, naturalOrderFails: failing.side.run === NATURAL_RUN },
+    pinsOne: { passing: passing.side, failing: failing.side, ...narrowed, naturalOrderFails: failedNaturally(results) },
   }
 }

@@ -2,14 +2,13 @@ import type { AnyReporter } from '../report/reporter.ts'
 import { verdictOfResults, type RunStatus, type TestFinding } from '../verdict/test-verdict.ts'
 import type { CommandRun } from './command-run.ts'
 import type { Precedent } from './blame.ts'
-import { decide, type DecisionContext } from './decide.ts'
+import { decide, failedNaturally, type DecisionContext } from './decide.ts'
 import { Interrupted } from './interrupted.ts'
 import { inOrder } from './jobs.ts'
 import { sideRun, type KnownOf, type RealisedOf } from './realised.ts'
 import { testKey, type TestResult } from './results.ts'
 import { statusIn, type Rerunner } from './rerunner.ts'
 import { SharedReruns, sidesKey } from './shared-reruns.ts'
-import { NATURAL_RUN } from './runs.ts'
 
 /**
  * One verdict per test, from the suite's own results in every run: a test
@@ -48,7 +47,7 @@ function undecided(test: TestResult, base: Omit<TestFinding, 'verdict'>, results
     ...base,
     verdict: 'pins-one',
     partial: 'its results differ between runs, and the run was interrupted before reruns alone confirmed it (it may still be flaky)',
-    pinsOne: { passing: side('passed'), failing, unblamed: 'interrupted before it was rerun alone', naturalOrderFails: failing.run === NATURAL_RUN },
+    pinsOne: { passing: side('passed'), failing, unblamed: 'interrupted before it was rerun alone', naturalOrderFails: failedNaturally(results) },
   }
 }
 

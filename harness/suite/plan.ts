@@ -6,6 +6,7 @@ import { applyStructure, canonicalStructure, entryRequirements, realisedApplies,
 import { deviation } from '../space/discovered.ts'
 import { scheduleKey, type Schedule, type Space } from '../space/space.ts'
 import { strategies, type Guarantee, type Plan } from '../strategies/index.ts'
+import { loadedAlike } from './realised.ts'
 
 /**
  * Schedules keyed by configuration. The natural run shows, per cordis.yml
@@ -29,8 +30,8 @@ import { strategies, type Guarantee, type Plan } from '../strategies/index.ts'
  * The natural run also shows when each plugin applied and what it waited
  * for (`space/applies.ts`): the configuration's apply structure, which a
  * plan over applies (`--strategy applies`, the default) aims at. Such a plan
- * counts the natural order itself (`Plan.countsSeen`), when every process
- * realised the same one, and its rows follow.
+ * counts the natural run's orders itself (`Plan.countsSeen`), when every
+ * process applied the plugins alike, and its rows follow.
  */
 
 /** How a run's configurations are planned: the settings of every plan, and what test mode adds. */
@@ -59,11 +60,12 @@ export interface ConfigurationPlan {
   /** The order every process of the natural run released the entries in, counted as the plan's first row; undefined when its processes disagreed (then every row is a run's). */
   readonly natural?: Schedule
   /**
-   * The natural run's order the plan counts as its first row, when every
-   * process that booted the configuration realised that one order: a full
-   * order of its entries, or, for a plan that counts what was seen
-   * (`Plan.countsSeen`), whatever order it was. None when they disagreed
-   * (each test saw only its own), and none for a sharded run.
+   * The natural run's orders the plan counts as its first rows: the one
+   * full order of its entries every process that booted the configuration
+   * released, or, for a plan that counts what was seen (`Plan.countsSeen`),
+   * every order they released when they loaded alike (`loadedAlike`: their
+   * plugins applied in one order). None when they did not (each test saw
+   * only its own), and none for a sharded run.
    */
   readonly counted: readonly Schedule[]
   /** How many processes of the natural run booted it. */
@@ -136,11 +138,10 @@ export function planConfigurations(records: Records, settings: ConfigurationSett
     const chains = shared ? [...entries].sort() : entries
     const space: Space = { chains: chains.map(entry => ({ plugin: entry, ops: [entry] })), ...structure === undefined ? {} : { applies: structure } }
     const natural = shared ? undefined : naturalOrder(records, configuration, entries)
-    // A plan that counts what was seen takes the order the natural run's processes realised, when they agreed. Each
-    // test saw only its own processes' orders, and every test boots in every run after the natural run: orders that
-    // differed between processes count for none of them, and the rows alone give every order to every test.
-    const orders = shared ? [] : naturalOrders(records, configuration)
-    const seen = orders.length === 1 ? orders : []
+    // A plan that counts what was seen takes the orders the natural run's processes realised, when they loaded alike
+    // (`loadedAlike`). Each test saw only its own processes' orders, and every test boots in every run after the
+    // natural run: orders that differed between processes count for none of them, and the rows give every order to every test.
+    const seen = shared || !loadedAlike(records.filter(record => record.configuration === configuration)) ? [] : naturalOrders(records, configuration)
     // The natural run is one run of the plan's budget: a plan that counts what was seen has one fewer for its rows.
     const budget = strategies[settings.strategy].countsSeen === true && seen.length > 0 ? Math.max(0, settings.budget - 1) : settings.budget
     const { plan, schedules } = planSpace(configuration, space, { ...settings, budget }, undefined, seen)

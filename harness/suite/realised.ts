@@ -39,23 +39,28 @@ export function sameOrders(intended: Orders, loaded: Orders): boolean {
 }
 
 /**
- * Whether the orders `processes` realised for `test` are known: the run says
- * which boots were the test's own, or every boot of each configuration
- * released its entries in one order. When a run's boots of one cordis.yml
- * loaded it in different orders and none is known to be the test's (a
- * process a test spawned, under a runner that does not say which test), the
- * first boot's order may be another test's.
+ * Whether `boots` (of one configuration) loaded it alike: its plugins
+ * applied in one order, where every boot recorded its applies (two release
+ * orders that apply the plugins alike show a test the same, and a plan over
+ * applies counts them alike), else its entries were released in one order.
  */
-export function ordersKnown(processes: readonly Pick<BootRecord, 'configuration' | 'released' | 'test'>[], test: { file: string, name: string }): boolean {
+export function loadedAlike(boots: readonly Pick<BootRecord, 'released' | 'applies'>[]): boolean {
+  const byApplies = boots.every(boot => (boot.applies?.length ?? 0) > 0)
+  return new Set(boots.map(boot => (byApplies ? boot.applies!.map(apply => apply.unit) : boot.released).join('\n'))).size <= 1
+}
+
+/**
+ * Whether the orders `processes` realised for `test` are known: the run says
+ * which boots were the test's own, or the boots of each configuration loaded
+ * it alike (`loadedAlike`). When a run's boots of one cordis.yml loaded it
+ * otherwise and none is known to be the test's (a process a test spawned,
+ * under a runner that does not say which test), the first boot's order may be
+ * another test's.
+ */
+export function ordersKnown(processes: readonly Pick<BootRecord, 'configuration' | 'released' | 'applies' | 'test'>[], test: { file: string, name: string }): boolean {
   if (processes.some(record => bootedFor(record, test))) return true
-  const orders = new Map<string, string>()
-  for (const record of processes) {
-    if (record.configuration === null) continue
-    const order = record.released.join(',')
-    if ((orders.get(record.configuration) ?? order) !== order) return false
-    orders.set(record.configuration, order)
-  }
-  return true
+  const configurations = new Set(processes.flatMap(record => record.configuration === null ? [] : [record.configuration]))
+  return [...configurations].every(configuration => loadedAlike(processes.filter(record => record.configuration === configuration)))
 }
 
 /** The run a test's side is taken from: the first run it gave `status` in whose orders for it are known, else the first it gave `status` in. */

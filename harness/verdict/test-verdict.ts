@@ -109,7 +109,7 @@ export interface TestFinding {
     readonly blame?: Blame
     /** Why no pair was blamed, when none was. */
     readonly unblamed?: string
-    /** The natural run (this machine's own load order) is the failing side. */
+    /** The test failed in the natural run (this machine's own load order). */
     readonly naturalOrderFails: boolean
   }
   /**

@@ -92,7 +92,7 @@ describe('plans keyed by configuration', () => {
   /** The order alpha and beta apply in, in a boot released in `released`. */
   const tieOrder = (released: readonly string[]) => booted(released).applies!.map(apply => apply.unit).filter(unit => unit !== 'prompt').join(' before ')
 
-  it('counts no order of a natural run whose processes disagreed: each test saw one, so the runs\' rows give every order to every test', () => {
+  it('counts no order of a natural run whose processes applied the plugins in different orders: each test saw one, so the runs\' rows give every order to every test', () => {
     // Two tests' boots of one cordis.yml in the natural run, one per order of the tie: between them both orders were
     // seen, but each test saw only its own. Every test boots in every run after the natural run, so only rows reach all.
     const natural = [['prompt', 'alpha', 'beta'], ['prompt', 'beta', 'alpha']]
@@ -105,6 +105,13 @@ describe('plans keyed by configuration', () => {
     expect(agreed!.counted).toEqual([natural[0]])
     expect(agreed!.rows.map(tieOrder)).toContain('beta before alpha')
     expect(agreed!.rows.map(tieOrder)).not.toContain('alpha before beta')
+    // Released in two orders that apply the plugins alike (alpha and beta wait for prompt either way): every test saw
+    // one apply order, and both release orders count.
+    const alike = [['alpha', 'beta', 'prompt'], ['prompt', 'alpha', 'beta']]
+    expect(alike.map(tieOrder)).toEqual(['alpha before beta', 'alpha before beta'])
+    const [same] = planConfigurations(alike.map(booted), { strategy: 'applies', budget: 5, seed: '0' })
+    expect(same!.counted).toEqual(alike)
+    expect(same!.rows.map(tieOrder)).toContain('beta before alpha')
   })
 
   it('plans a sharded run over applies from what every shard shares: their rows add up whatever order each natural run loaded in', () => {

@@ -13,6 +13,10 @@ describe('which orders a run realised for a test are known', () => {
     // Two boots in opposite orders, neither known to be the test's: the first may be another test's.
     expect(ordersKnown([boot(['a', 'b']), boot(['b', 'a'])], test)).toBe(false)
     expect(ordersKnown([boot(['a', 'b']), { configuration: 'd.yml', released: ['b', 'a'] }], test)).toBe(true)
+    // Released in two orders that applied the plugins alike: a rerun under either shows the test the same.
+    const applied = (released: string[], units: string[]) => ({ ...boot(released), applies: units.map(unit => ({ unit, entry: unit, parent: 'include', providers: [], released: 1 })) })
+    expect(ordersKnown([applied(['a', 'b', 'p'], ['p', 'a', 'b']), applied(['p', 'a', 'b'], ['p', 'a', 'b'])], test)).toBe(true)
+    expect(ordersKnown([applied(['p', 'a', 'b'], ['p', 'a', 'b']), applied(['p', 'b', 'a'], ['p', 'b', 'a'])], test)).toBe(false)
   })
 
   it('takes a side from the first run with that result whose orders are known, else the first with it', () => {
