@@ -3,6 +3,7 @@ import type { TestReach, TestReport, TestReportRun } from '../report/test-report
 import { formatShard, parseShard, type Shard } from '../settings/shard.ts'
 import { formatGuarantee, STRATEGY_NAMES } from '../strategies/index.ts'
 import { TEST_VERDICTS, verdictOfResults, type RunStatus, type TestFinding, type TestVerdict } from '../verdict/test-verdict.ts'
+import { failedNaturally } from './decide.ts'
 import { configurationProof, planConfigurations, rowCount } from './plan.ts'
 import { testKey } from './results.ts'
 import { NATURAL_RUN } from './runs.ts'
@@ -88,7 +89,7 @@ function mergedFinding(test: { file: string, name: string, message?: string, byR
       passing: side('passed'),
       failing,
       unblamed: 'its two sides fell in different shards, so no shard reran it alone: not yet confirmed by a rerun, nor narrowed to a pair; run loadrace test unsharded to confirm and blame it',
-      naturalOrderFails: failing.run === NATURAL_RUN,
+      naturalOrderFails: failedNaturally(results),
     },
   }
 }
