@@ -90,10 +90,10 @@ export interface StreamRun {
 /** `--workers 2` against one stream and against the machine's two-stream ceiling, on one scenario. */
 export interface ScaleOutFigures {
   scenario: string
-  /** One stream, two streams, two worker streams, `--workers 2`: each the best of its repeats. */
+  /** One stream, two streams, two worker streams, `--workers 2`: each its best round (a round's two runs of it combined). */
   runs: StreamRun[]
   repeats: number
-  /** `--workers 2` over one stream (`--workers 1`): the plain scaling. */
+  /** `--workers 2` over one stream (`--workers 1`): the plain scaling. This and every ratio below: the median over the rounds of the ratio within each round. */
   scaling: number
   /** Two streams over one stream: what the machine gives two independent streams of this work. */
   ceilingScaling: number

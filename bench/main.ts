@@ -153,7 +153,7 @@ const sayRun = (label: string) => (run: StreamRun) => {
   say(`  ${label}, ${run.configuration}: ${run.perSecond.toFixed(1)} interleavings/s (${run.coresUsed.toFixed(2)} cores, ${run.cpuMsPerInterleaving.toFixed(2)} CPU ms each)`)
 }
 const scaleOut = await section('scale-out', sections, async () => {
-  const repeats = quick ? 1 : 5
+  const repeats = quick ? 1 : 3
   const synthetic = await measureScaleOut(EIGHT_TOOLS, { interleavings: quick ? 100 : 500, repeats, onRun: sayRun('synthetic') })
   const realScale = await measureScaleOut(REAL_APP, { interleavings: quick ? 20 : 120, repeats, onRun: sayRun('real application') })
   for (const [label, figures] of [['synthetic', synthetic], ['real application', realScale]] as const) {

@@ -176,8 +176,9 @@ function scaleLines(figures: BenchFigures): string[] {
       'Each stream is a process sweeping the same seeded random plan with the runner `loadrace sweep --workers N` uses; two streams are two '
         + '`--workers 1` processes at once, their throughputs over the window both ran added (the two-stream ceiling); two worker streams are two '
         + 'processes at once that each run their interleavings in one worker process of their own. Each run follows a fifth of its plan run '
-        + 'untimed. CPU counts every thread of every process, the workers included. Wall clock, best of '
-        + `${scale.synthetic.repeats} repeats each.`,
+        + 'untimed for each process that runs interleavings (two fifths for `--workers 2`). CPU counts every thread of every process, the workers included. Wall clock, '
+        + `${scale.synthetic.repeats} rounds; a round runs every configuration twice, in one order and then in the reverse order, and adds its two `
+        + 'runs up; the table gives each configuration\'s best round.',
       '',
       `Synthetic \`${scale.synthetic.scenario}\`:`,
       '',
@@ -294,8 +295,8 @@ export function renderBenchMarkdown(figures: BenchFigures): string {
     ...targetLines(targetsOf(figures)),
     '',
     'A boot ratio is the median of its rounds\' own ratios (both sides timed in every round); in brackets, the middle half of'
-      + ' those ratios (nearest-rank 25th to 75th percentile). A workers\' efficiency is the best `--workers 2` run over the best two-stream run;'
-      + ' in brackets, the middle half of the same ratio within each round. A target inside that range is within what the rounds of this one run disagree by.',
+      + ' those ratios (nearest-rank 25th to 75th percentile). A workers\' efficiency is the median of the same ratio within each round (`--workers 2` over two streams, each run twice'
+      + ' in it); in brackets, the middle half of those ratios. A target inside that range is within what the rounds of this one run disagree by.',
     '',
     'Reported without a target:',
     '',

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { loadScenario } from '../harness/scenario/load.ts'
-import { middleHalf } from './clock.ts'
+import { median, middleHalf } from './clock.ts'
 import type { ScaleOutFigures, StreamRun } from './figures.ts'
 
 /**
@@ -17,9 +17,16 @@ import type { ScaleOutFigures, StreamRun } from './figures.ts'
  * loses against the ceiling: two processes at once, each running its
  * interleavings in one worker process of its own (`two worker streams`). Against
  * the ceiling it gives what running in a worker process costs; `--workers 2`
- * against it, what one pool coordinating two workers costs. Wall clock, each
- * configuration the best of its repeats (on a shared machine the best run is
- * the least disturbed one).
+ * against it, what one pool coordinating two workers costs. Wall clock.
+ *
+ * Every ratio is taken within a round and judged by its median over the
+ * rounds. A round runs the configurations in one order and then in the
+ * reverse order ({@link roundOrder}), and adds up each configuration's two
+ * runs: on a shared machine whose speed drifts by a quarter within a minute,
+ * a drift that is steady over the round weighs the same on every
+ * configuration. (Taking each configuration's best run instead compared runs
+ * from different moments: whichever configuration happened to run in the
+ * machine's fastest seconds came out ahead.)
  */
 
 const CHILD = fileURLToPath(new URL('./stream-child.ts', import.meta.url))
@@ -98,6 +105,34 @@ export function together(configuration: 'two streams' | 'two worker streams', re
   }
 }
 
+/**
+ * The order of the runs of round `repeat`: the configurations rotated by the
+ * round's number, then the same in reverse, so each configuration runs once
+ * in each half and its two runs sit as far from the round's middle as each other.
+ */
+export function roundOrder(repeat: number): StreamRun['configuration'][] {
+  const rotated = CONFIGURATIONS.map((_, k) => CONFIGURATIONS[(k + repeat) % CONFIGURATIONS.length]!)
+  return [...rotated, ...[...rotated].reverse()]
+}
+
+/** A configuration's runs in one round as one run: their interleavings over their seconds, their CPU over their interleavings. */
+export function combined(runs: readonly StreamRun[]): StreamRun {
+  const [first] = runs
+  if (first === undefined || runs.some(run => run.configuration !== first.configuration)) throw new Error('combined() takes the runs of one configuration')
+  const sum = (of: (run: StreamRun) => number) => runs.reduce((total, run) => total + of(run), 0)
+  const interleavings = sum(run => run.interleavings)
+  const seconds = sum(run => run.seconds)
+  return {
+    configuration: first.configuration,
+    processes: first.processes,
+    interleavings,
+    seconds,
+    perSecond: interleavings / seconds,
+    coresUsed: sum(run => run.coresUsed * run.seconds) / seconds,
+    cpuMsPerInterleaving: sum(run => run.cpuMsPerInterleaving * run.interleavings) / interleavings,
+  }
+}
+
 /** The best (fastest) run of each configuration, in `order`. */
 function bestOf(runs: readonly StreamRun[], order: readonly StreamRun['configuration'][]): StreamRun[] {
   return order.map(configuration => runs.filter(run => run.configuration === configuration).reduce((best, run) => (run.perSecond > best.perSecond ? run : best)))
@@ -106,34 +141,40 @@ function bestOf(runs: readonly StreamRun[], order: readonly StreamRun['configura
 const CONFIGURATIONS = ['one stream', 'two streams', 'two worker streams', '--workers 2'] as const
 
 /**
- * The figures of a scale-out from its rounds (each round runs every
- * configuration once): each configuration's best run, the ratios between
- * those, and the middle half of `--workers 2` over two streams within each round.
+ * The figures of a scale-out from its rounds (each round holds one run of
+ * every configuration, its two runs {@link combined}): each configuration's
+ * best round as its row, each ratio the median over the rounds of the ratio
+ * within the round, and the middle half of `--workers 2` over two streams
+ * within each round.
  */
 export function scaleOutFigures(scenario: string, rounds: readonly (readonly StreamRun[])[]): ScaleOutFigures {
-  const best = bestOf(rounds.flat(), CONFIGURATIONS)
-  const [one, two, twoWorkers, workers2] = best.map(run => run.perSecond) as [number, number, number, number]
-  const within = rounds.flatMap((round) => {
-    const rate = (configuration: StreamRun['configuration']) => round.find(run => run.configuration === configuration)?.perSecond
-    const [pool, ceiling] = [rate('--workers 2'), rate('two streams')]
-    return pool === undefined || ceiling === undefined ? [] : [pool / ceiling]
-  })
+  const rate = (round: readonly StreamRun[], configuration: StreamRun['configuration']) => {
+    const run = round.find(candidate => candidate.configuration === configuration)
+    if (run === undefined) throw new Error(`a round of the scale-out of ${scenario} has no run of ${configuration}`)
+    return run.perSecond
+  }
+  const ratio = (over: StreamRun['configuration'], under: StreamRun['configuration']) => rounds.map(round => rate(round, over) / rate(round, under))
+  const within = ratio('--workers 2', 'two streams')
+  const ratios = {
+    scaling: median(ratio('--workers 2', 'one stream')),
+    ceilingScaling: median(ratio('two streams', 'one stream')),
+    efficiency: median(within),
+    workerProcessEfficiency: median(ratio('two worker streams', 'two streams')),
+    poolEfficiency: median(ratio('--workers 2', 'two worker streams')),
+  }
   return {
     scenario,
-    runs: best,
+    runs: bestOf(rounds.flat(), CONFIGURATIONS),
     repeats: rounds.length,
-    scaling: workers2 / one,
-    ceilingScaling: two / one,
-    efficiency: workers2 / two,
-    workerProcessEfficiency: twoWorkers / two,
-    poolEfficiency: workers2 / twoWorkers,
-    ...within.length === 0 ? {} : { efficiencyRounds: { ...middleHalf(within), count: within.length } },
+    ...ratios,
+    efficiencyRounds: { ...middleHalf(within), count: within.length },
   }
 }
 
 /**
  * Measures `file`'s scale-out: `interleavings` per stream and run,
- * `repeats` rounds of the four configurations (rotating which goes first).
+ * `repeats` rounds of the four configurations, each run twice a round in
+ * the {@link roundOrder}.
  */
 export async function measureScaleOut(file: string, options: { interleavings: number, repeats: number, onRun?: (run: StreamRun) => void }): Promise<ScaleOutFigures> {
   const started = await Promise.allSettled([
@@ -156,13 +197,13 @@ export async function measureScaleOut(file: string, options: { interleavings: nu
     }
     const rounds: StreamRun[][] = []
     for (let repeat = 0; repeat < options.repeats; repeat++) {
-      const round: StreamRun[] = []
-      for (let k = 0; k < CONFIGURATIONS.length; k++) {
-        const run = await measure[CONFIGURATIONS[(k + repeat) % CONFIGURATIONS.length]!]()
+      const runs: StreamRun[] = []
+      for (const configuration of roundOrder(repeat)) {
+        const run = await measure[configuration]()
         options.onRun?.(run)
-        round.push(run)
+        runs.push(run)
       }
-      rounds.push(round)
+      rounds.push(CONFIGURATIONS.map(configuration => combined(runs.filter(run => run.configuration === configuration))))
     }
     return scaleOutFigures((await loadScenario(file)).name, rounds)
   } finally {

@@ -9,8 +9,9 @@
  * It loads the scenario, plans `interleavings` distinct schedules (seeded
  * random over the declared space; the scenario's own `budget:` lifted), warms
  * the runner up (every worker loads the scenario and runs some), and prints
- * `ready`. Each `go` line on stdin then runs a fifth of the plan untimed —
- * the processes have sat idle while other configurations ran, and the first
+ * `ready`. Each `go` line on stdin then runs a fifth of the plan untimed for
+ * each process that runs interleavings (two fifths for two workers) — the
+ * processes have sat idle while other configurations ran, and the first
  * interleavings after a rest run slower; a sweep's workers never rest — then
  * the whole plan, and answers with one JSON line: wall and CPU seconds (every
  * thread of this process and of its worker processes) and the completion time
@@ -36,7 +37,8 @@ const { schedules } = planFor(scenario, { strategy: 'random', budget: Number(cou
 const runners = runnersFor({ workers: Number(workers) })
 const runner = kind === 'pool' ? workerPool({ size: Number(workers) }) : runners.of(CURRENT_HOST)
 await runner.runAll(scenario, schedules.slice(0, Math.min(schedules.length, 10 * Number(workers))), () => {})
-const warmUp = schedules.slice(0, Math.ceil(schedules.length / 5))
+// Every process that runs interleavings runs as many untimed: a fifth of the plan each (with two workers, two fifths in all).
+const warmUp = schedules.slice(0, Math.min(schedules.length, Math.ceil(schedules.length / 5) * Number(workers)))
 process.stdout.write('ready\n')
 
 for await (const line of createInterface({ input: process.stdin })) {
