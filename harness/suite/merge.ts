@@ -143,7 +143,11 @@ export function mergeSuiteShards(given: readonly SuiteShard[]): TestReport {
   const strategy = STRATEGY_NAMES.find(name => name === options.strategy) ?? 'cover'
   const plan = { strategy, budget: options.budget, seed: options.seed, ...options.depth === null ? {} : { depth: options.depth }, ...options.strength === null ? {} : { strength: options.strength } }
   const plans = planConfigurations(runs[0]!.processes, { ...plan, countsNatural: false })
-  const records = shards.flatMap(shard => shard.report.runs[0]!.processes).concat(runs.slice(1).flatMap(run => run.processes))
+  // Every run after the natural runs gave each configuration of the shared plan its row.
+  const records = [
+    ...shards.flatMap(shard => shard.report.runs[0]!.processes).map(process => ({ ...process, mode: 'natural' as const })),
+    ...runs.slice(1).flatMap(run => run.processes).map(process => ({ ...process, mode: 'row' as const })),
+  ]
   const counts = Object.fromEntries(TEST_VERDICTS.map(verdict => [verdict, tests.filter(test => test.verdict === verdict).length])) as Record<TestVerdict, number>
   const replays = new Map(shards.flatMap(shard => shard.report.tests).flatMap(test => test.replay === undefined ? [] : [[testKey(test), test.replay] as const]))
   return enveloped('test', {

@@ -77,6 +77,21 @@ export interface ConfigurationPlan {
 /** The processes' records, as planning reads them. */
 type Records = readonly Pick<BootRecord, 'configuration' | 'requested' | 'released' | 'applies'>[]
 
+/** The processes' records, as a claim reads them: which followed a row, and which loaded as the machine would. */
+type ProofRecords = readonly Pick<BootRecord, 'configuration' | 'requested' | 'released' | 'applies' | 'mode'>[]
+
+/**
+ * The processes whose orders are evidence for a configuration's claim: every
+ * one when the plan counted the natural run's orders (every test saw them),
+ * else only those that followed a row, which every test of the configuration
+ * booted under. Processes that loaded as the machine would each showed their
+ * own test an order the others may never have seen.
+ */
+function evidenceOf(plan: Pick<ConfigurationPlan, 'configuration' | 'counted'>, records: ProofRecords): ProofRecords {
+  const own = records.filter(record => record.configuration === plan.configuration)
+  return plan.counted.length > 0 ? own : own.filter(record => record.mode === 'row')
+}
+
 /** Every configuration the records show, with the entries its processes requested (first request order, across processes). */
 export function discoveredConfigurations(records: readonly Pick<BootRecord, 'configuration' | 'requested'>[]): Map<string, { entries: string[], processes: number }> {
   const configurations = new Map<string, { entries: string[], processes: number }>()
@@ -223,11 +238,11 @@ export interface ConfigurationProof {
  * What the runs proved for one configuration, by the one rule of
  * `explore/guarantee.ts`: the plan's claim once the natural run and
  * `explored` runs after it ran, checked on the realised orders (and, for a
- * plan over applies, the recorded applies) of every process that booted it,
- * the natural run's among them.
+ * plan over applies, the recorded applies) of the processes that booted it
+ * and are evidence for every test of it ({@link evidenceOf}).
  */
-export function configurationProof(plan: ConfigurationPlan, explored: number, records: Records): ConfigurationProof {
-  const own = records.filter(record => record.configuration === plan.configuration)
+export function configurationProof(plan: ConfigurationPlan, explored: number, records: ProofRecords): ConfigurationProof {
+  const own = evidenceOf(plan, records)
   const runs = own.map((record) => {
     const enabled = new Map(record.requested.map(point => [point.label, point.enabledAt]))
     return { schedule: record.released, enabledAt: record.released.map(label => enabled.get(label) ?? 0) }
@@ -262,6 +277,6 @@ function strengthOf(plan: ConfigurationPlan): number {
 }
 
 /** What the runs proved for one configuration (see {@link configurationProof}). */
-export function configurationGuarantee(plan: ConfigurationPlan, explored: number, records: Records): Guarantee {
+export function configurationGuarantee(plan: ConfigurationPlan, explored: number, records: ProofRecords): Guarantee {
   return configurationProof(plan, explored, records).guarantee
 }

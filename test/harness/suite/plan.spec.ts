@@ -121,8 +121,14 @@ describe('plans keyed by configuration', () => {
     for (const plan of plans) expect(plan.rows).toEqual(plans[0]!.rows)
     // Shard 1 runs the first row of its own plan, shard 2 the second of its own; the merge checks what they realised.
     const [one, two] = [plans[0]!, plans[1]!]
-    const records = [booted(orders[0]!), booted(orders[1]!), booted(one.rows[0]! as string[]), booted(two.rows[1]! as string[])]
+    const followed = (row: readonly string[]): BootRecord => ({ ...booted(row), mode: 'row', row: [...row] })
+    const records = [booted(orders[0]!), booted(orders[1]!), followed(one.rows[0]!), followed(two.rows[1]!)]
     expect(configurationGuarantee(one, 2, records)).toEqual({ kind: 'applies', strength: 2 })
+    // A natural run's boot is no evidence for the claim: it showed its order to its own shard's tests only. With one row
+    // run, the order the other row gives is shown by a natural boot alone.
+    const other = orders.find(order => tieOrder(order) !== tieOrder(one.rows[0]!))!
+    expect(configurationGuarantee(one, 2, [booted(other), followed(one.rows[0]!)])).toEqual({ kind: 'sampled' })
+    expect(configurationGuarantee(one, 2, [followed(other), followed(one.rows[0]!)])).toEqual({ kind: 'applies', strength: 2 })
   })
 
   it('relabels rows entry for entry', () => {
@@ -140,7 +146,7 @@ describe('plans keyed by configuration', () => {
     // Every process loaded in one order: b never came before a, though nothing forced it.
     expect(configurationGuarantee(plan!, plan!.rows.length, [record('c.yml', ['a', 'b', 'c'])])).toEqual({ kind: 'sampled' })
     // c was only ever requested after a and b were released: it depends on them, and orders putting it first are not owed.
-    const dependent = [record('c.yml', ['a', 'b', 'c'], [0, 0, 2]), record('c.yml', ['b', 'a', 'c'], [0, 0, 2])]
+    const dependent = [record('c.yml', ['a', 'b', 'c'], [0, 0, 2]), record('c.yml', ['b', 'a', 'c'], [0, 0, 2])].map(boot => ({ ...boot, mode: 'row' as const, row: boot.released }))
     expect(configurationGuarantee(plan!, plan!.rows.length, dependent)).toEqual({ kind: 't-way', strength: 2 })
   })
 })
